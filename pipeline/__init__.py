@@ -1,0 +1,3 @@
+"""elo-pipeline: rate chess tournaments with FIDE's rules."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,78 @@
+"""Normalized frames produced by every reader (TRF, crosstable, games CSV).
+
+Every reader returns an `EventData` (pipeline.ingest.model) whose three frames follow these
+models. Column names are taken from the models (`Games.opponent_no`), never retyped.
+Values keep their source position (`line`, `column`) for error messages.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pandera.polars as pa
+import polars as pl
+
+RESULT_CODES = ["1", "=", "0", "+", "-", "W", "D", "L", "H", "F", "U", "Z"]
+PLAYED_CODES = ["1", "=", "0"]
+LISTS = ["standard", "rapid", "blitz"]
+
+
+class Events(pa.DataFrameModel):
+    """One row per event (tournament)."""
+
+    event_id: str = pa.Field(unique=True)  # unique within a run: the file path, '#n' if several
+    file: str  # path as given by the user
+    name: str
+    source: str = pa.Field(isin=["trf16", "trf26", "crosstable-xlsx", "crosstable-csv", "games-csv"])
+    list: Optional[str] = pa.Field(nullable=True, isin=LISTS)  # noqa: A003
+    list_source: Optional[str] = pa.Field(nullable=True)  # '222', '122', '092', 'title', 'option'
+    start_date: Optional[pl.Date] = pa.Field(nullable=True)
+    end_date: Optional[pl.Date] = pa.Field(nullable=True)
+    rounds: Optional[pl.Int64] = pa.Field(nullable=True, ge=0)
+    city: Optional[str] = pa.Field(nullable=True)
+    federation: Optional[str] = pa.Field(nullable=True)
+    time_control: Optional[str] = pa.Field(nullable=True)  # 222 encoded, else 122 free text
+    opponent_ref: Optional[str] = pa.Field(nullable=True)  # crosstables: 'rank' or 'start-number'
+
+    class Config:
+        strict = False
+
+
+class Players(pa.DataFrameModel):
+    """One row per player per event."""
+
+    event_id: str
+    start_no: pl.Int64 = pa.Field(ge=1)
+    name: str
+    fide_id: Optional[pl.Int64] = pa.Field(nullable=True, ge=1)  # 0 / blank -> null
+    federation: Optional[str] = pa.Field(nullable=True)
+    title: Optional[str] = pa.Field(nullable=True)  # GM IM FM CM WGM WIM WFM WCM
+    sex: Optional[str] = pa.Field(nullable=True)  # 'm' / 'w'
+    birth_year: Optional[pl.Int64] = pa.Field(nullable=True)
+    rating: Optional[pl.Int64] = pa.Field(nullable=True)  # 0 / blank -> null (unrated)
+    points: Optional[pl.Float64] = pa.Field(nullable=True)  # as declared by the file
+    rank: Optional[pl.Int64] = pa.Field(nullable=True)
+    k_declared: Optional[pl.Float64] = pa.Field(nullable=True)  # crosstable 'K' column
+    change_declared: Optional[pl.Float64] = pa.Field(nullable=True)  # crosstable 'rtg+/-'
+    line: pl.Int64  # 1-based source line / spreadsheet row of the player record
+
+    class Config:
+        strict = False
+
+
+class Games(pa.DataFrameModel):
+    """One row per player per round entry, from that player's side (byes included)."""
+
+    event_id: str
+    round: pl.Int64 = pa.Field(ge=1)
+    start_no: pl.Int64 = pa.Field(ge=1)
+    opponent_no: Optional[pl.Int64] = pa.Field(nullable=True, ge=1)
+    colour: Optional[str] = pa.Field(nullable=True, isin=["w", "b"])
+    code: str = pa.Field(isin=RESULT_CODES)  # TRF result code, upper-cased
+    score: pl.Float64 = pa.Field(ge=0, le=1)  # points under the standard 1 / 0.5 / 0 scoring
+    played: bool  # code in 1 = 0 and an opponent: a game that can be rated
+    line: pl.Int64
+    column: str  # '92-101' (TRF) or the header text ('3.Rd')
+
+    class Config:
+        strict = False

@@ -1,0 +1,51 @@
+"""The contract tables written by `elo run` (see the README): column order is the contract."""
+
+from __future__ import annotations
+
+RATINGS_COLUMNS: list[str] = [
+    "list",
+    "fide_id",
+    "name",
+    "federation",
+    "rating_before",
+    "k",
+    "games",
+    "score",
+    "expected",
+    "change_unrounded",
+    "change",
+    "rating_after",
+    "status",
+]
+
+GAMES_COLUMNS: list[str] = [
+    "tournament",
+    "list",
+    "round",
+    "fide_id",
+    "name",
+    "opponent_fide_id",
+    "opponent_name",
+    "colour",
+    "rating",
+    "opponent_rating",
+    "result",
+    "score",
+    "difference",
+    "difference_used",
+    "expected",
+    "delta",
+    "rated",
+    "reason",
+]
+
+STATUSES = ["rated", "initial", "unrated", "no-rated-games"]
+REASONS = [
+    "forfeit",
+    "bye",
+    "unplayed",
+    "opponent-unrated",
+    "player-unrated",
+    "rule-600",
+    "under-one-move",
+]
