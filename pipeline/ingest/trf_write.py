@@ -1,0 +1,158 @@
+"""Write an event's frames as a TRF26 file (LF line ends).
+
+Records written: 012 name, 022 city, 032 federation, 042 / 052 dates (``YYYY/MM/DD``),
+062 players, 072 rated players, 092 the rating list's name when known (``Rapid``),
+222 (encoded) or 122 (free text) with the time control, 142 and XXR rounds, 162 the
+scoring when the events frame has a `scoring` column, a ``###`` column ruler, then one 001
+line per player in start-number order with every round slot in its exact columns.
+
+A round entry without an opponent is written ``0000``, a missing colour ``-``, so an
+absence reads back as ``0000 - Z``; a player with no entry for a round gets a blank slot
+(read back as ``Z``). `read_trf(write_trf(event))` gives back the same frames apart from
+`line`, `column` and `source` (always ``trf26``) for any event `read_trf` produced.
+
+Names longer than 33 characters, federations over 3 and titles over 3 are cut to fit;
+a number that cannot fit its columns (start number over 9999, ...) raises `ValueError`,
+which is a programming error, not a user's.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+import polars as pl
+
+from pipeline.ingest import trf_fields as tf
+from pipeline.ingest.model import EventData
+from pipeline.ingest.timecontrol import parse_encoded
+from schemas.ingest import Events, Games, Players
+
+E_NAME, E_CITY, E_FED = str(Events.name), str(Events.city), str(Events.federation)
+E_START, E_END, E_ROUNDS = str(Events.start_date), str(Events.end_date), str(Events.rounds)
+E_LIST, E_LIST_SOURCE = str(Events.list), str(Events.list_source)
+E_TIME, E_SCORING = str(Events.time_control), str(Events.scoring)
+P_NO, P_SEX, P_TITLE, P_NAME = (
+    str(Players.start_no), str(Players.sex), str(Players.title), str(Players.name),
+)  # fmt: skip
+P_RATING, P_FED, P_FIDE = str(Players.rating), str(Players.federation), str(Players.fide_id)
+P_BIRTH, P_POINTS, P_RANK = str(Players.birth_year), str(Players.points), str(Players.rank)
+G_COLUMNS = [
+    str(Games.start_no), str(Games.round), str(Games.opponent_no), str(Games.colour),
+    str(Games.code),
+]  # fmt: skip
+
+_LIST_WORDS = {"standard": "Standard", "rapid": "Rapid", "blitz": "Blitz"}
+_RULER = (
+    "### SSSS sTTT NNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNNN RRRR FFF IIIIIIIIIII BBBB/BB/BB "
+    "PPPP RRRR  1111 1 1"
+)
+
+
+def write_trf(event: EventData) -> str:
+    """TRF26 text of `event` (one events row, its players and games)."""
+    row: dict[str, Any] = event.events.row(0, named=True)
+    lines: list[str] = []
+
+    def record(code: str, value: object) -> None:
+        if value is None:
+            return
+        text = _one_line(str(value))
+        lines.append(f"{code} {text}".rstrip())
+
+    record("012", row.get(E_NAME) or "")
+    record("022", row.get(E_CITY))
+    record("032", row.get(E_FED))
+    record("042", _date_text(row.get(E_START)))
+    record("052", _date_text(row.get(E_END)))
+    players = event.players.sort(P_NO)
+    record("062", players.height)
+    record("072", players.filter(pl.col(P_RATING).is_not_null()).height)
+    list_name = row.get(E_LIST)
+    if list_name in _LIST_WORDS:
+        record("092", _LIST_WORDS[list_name])
+    time_control = row.get(E_TIME)
+    if time_control:
+        encoded = row.get(E_LIST_SOURCE) == "222" and parse_encoded(time_control)
+        record("222" if encoded else "122", time_control)
+    rounds = row.get(E_ROUNDS)
+    if rounds:
+        record("142", rounds)
+        record("XXR", rounds)
+    scoring = row.get(E_SCORING)
+    if isinstance(scoring, str):
+        record("162", tf.format_scoring(scoring))
+    lines.append(_RULER)
+
+    slots = _round_slots(event.games)
+    for player in players.iter_rows(named=True):
+        lines.append(_player_line(player, slots.get(player[P_NO], {})))
+    return "\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.splitlines()).strip()
+
+
+def _date_text(value: object) -> str | None:
+    return tf.format_trf_date(value) if isinstance(value, date) else None
+
+
+def _round_slots(games: pl.DataFrame) -> dict[int, dict[int, str]]:
+    """start number -> round -> the 8-character slot text."""
+    slots: dict[int, dict[int, str]] = {}
+    for start_no, round_no, opponent, colour, code in games.select(G_COLUMNS).iter_rows():
+        if code not in tf.RESULT_CODE_SET:
+            raise ValueError(f"result code {code!r} is not a TRF code")
+        by_round = slots.setdefault(start_no, {})
+        if round_no in by_round:
+            raise ValueError(f"player {start_no} has two entries for round {round_no}")
+        opponent_text = _fit(opponent, 4) if opponent is not None else "0000"
+        by_round[round_no] = f"{opponent_text} {colour or '-'} {code}"
+    return slots
+
+
+def _fit(value: object, width: int) -> str:
+    text = str(value)
+    if len(text) > width:
+        raise ValueError(f"{text!r} does not fit in {width} TRF columns")
+    return text.rjust(width)
+
+
+def _player_line(player: dict[str, Any], slots: dict[int, str]) -> str:
+    chars = [" "] * (tf.FIRST_ROUND - 1)
+
+    def put(cols: tf.Columns, text: str) -> None:
+        chars[cols.first - 1 : cols.last] = list(text)
+
+    def right(cols: tf.Columns, value: object) -> None:
+        width = cols.last - cols.first + 1
+        put(cols, _fit("" if value is None else value, width))
+
+    def left(cols: tf.Columns, value: object) -> None:
+        width = cols.last - cols.first + 1
+        put(cols, ("" if value is None else _one_line(str(value)))[:width].ljust(width))
+
+    put(tf.Columns(1, 3), "001")
+    right(tf.START_NO, player[P_NO])
+    left(tf.SEX, player.get(P_SEX))
+    title = player.get(P_TITLE)
+    right(tf.TITLE, None if title is None else _one_line(str(title))[:3])
+    left(tf.NAME, player.get(P_NAME))
+    right(tf.RATING, player.get(P_RATING))
+    left(tf.FEDERATION, player.get(P_FED))
+    right(tf.FIDE_ID, player.get(P_FIDE))
+    year = player.get(P_BIRTH)
+    if year is not None:
+        if not 0 < year <= 9999:
+            raise ValueError(f"birth year {year} does not fit a TRF date")
+        put(tf.BIRTH, f"{year:04d}/00/00")
+    points = player.get(P_POINTS)
+    right(tf.POINTS, None if points is None else tf.format_points(points))
+    right(tf.RANK, player.get(P_RANK))
+
+    text = "".join(chars)
+    last = max(slots, default=0)
+    for round_no in range(1, last + 1):
+        text += slots.get(round_no, " " * 8) + "  "
+    return text.rstrip()
