@@ -1,0 +1,428 @@
+"""The period computation: every event of a rating period in, each player's change per
+rating list out (fide-rules.md §1-§6). Pure and vectorized with polars; the only Python
+loops are over events (choosing rule sets) and over warnings.
+
+Stages: `_event_rules` (rule set per event) -> `rate_classify.resolve_players` (identity,
+Ro, K inputs) -> `rate_classify.classify_games` (reason, D, D used, PD, ΔR per game entry)
+-> `rate_initial.initial_ratings` (unrated players) -> `_rated_players` (K, 700 rule,
+rounding) -> the output frames.
+
+Choices (see also rate_classify and rate_initial):
+- Rule sets: each event uses the rules of its start date; `RateOptions.rules_date`
+  overrides every event; an event without a date uses `today` with a ``no-start-date``
+  warning. K, the 700 rule, the floor and initial ratings use the rules in force on the
+  first day of the period (or `rules_date`).
+- Period: `RateOptions.period` ("YYYY-MM"), else the month of the latest event start
+  date, else `today`'s month. Its year is the "list year" of the junior K test.
+- Rounding: ``period`` (default) rounds K x ΣΔR once per player and list; ``tournament``
+  rounds each event's K x ΣΔR (with the period's K) and adds them.
+- Floor: a rating after the period below the rule set's floor is reported as computed,
+  with ``below_floor`` true in the ratings frame and a ``below-floor`` warning (FIDE lists
+  such a player as unrated from the next list).
+- A rated player with no rated game: status ``no-rated-games``, change 0.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+import polars as pl
+
+from pipeline.errors import Location, Problem, Severity
+from pipeline.rate_classify import (
+    DELTA_H,
+    E_FILE,
+    E_ID,
+    E_LIST,
+    EV_ORDER,
+    EVER_2400,
+    G_CODE,
+    G_COLUMN,
+    G_LINE,
+    G_NO,
+    G_OPP,
+    G_ROUND,
+    G_SCORE,
+    GIVEN_K,
+    KEY,
+    OPP_KEY,
+    OPP_RO,
+    P_BIRTH,
+    P_FED,
+    P_FIDE,
+    P_LINE,
+    P_NAME,
+    P_NO,
+    P_TITLE,
+    PD_H,
+    RATED,
+    REASON,
+    RO,
+    RO_SOURCE,
+    SCORE_H,
+    classify_games,
+    resolve_players,
+)
+from pipeline.rate_initial import COUNTS, N_INITIAL, SCORE_INITIAL, initial_ratings
+from pipeline.rules.ruleset import LISTS, RuleSet, ruleset_for
+from pipeline.rules.vector import (
+    derive_k_expr,
+    k_after_700_expr,
+    round_half_away_expr,
+    ruleset_frame,
+)
+from schemas.ingest import Events
+from schemas.output import GAMES_COLUMNS, RATINGS_COLUMNS
+
+E_START = str(Events.start_date)
+ROUNDINGS = ("period", "tournament")
+RESULT_SHOWN = {"=": "½"}  # games.csv `result`: the TRF code, a draw shown as ½
+
+
+@dataclass(frozen=True)
+class RateOptions:
+    """How a period is rated (see the module docstring for the choices)."""
+
+    rules_date: dt.date | None = None  # every event uses the rule set of this date
+    rounding: str = "period"  # "period" | "tournament"
+    period: str | None = None  # "YYYY-MM"; default: month of the latest event start
+    today: dt.date = field(default_factory=dt.date.today)  # for events without a date
+
+
+@dataclass
+class RateResult:
+    """`games` and `ratings` start with the contract columns of schemas.output;
+    `events` is the input events plus `rule_set`, `rules_date`, `rated_games`
+    (pairings rated for at least one side) and `rated_entries` (player sides rated)."""
+
+    games: pl.DataFrame
+    ratings: pl.DataFrame
+    events: pl.DataFrame
+    warnings: list[Problem] = field(default_factory=list)
+
+
+def period_start(events: pl.DataFrame, options: RateOptions) -> dt.date:
+    """The first day of the rating period (see the module docstring)."""
+    if options.period is not None:
+        try:
+            year, month = (int(part) for part in options.period.split("-"))
+            return dt.date(year, month, 1)
+        except ValueError:
+            raise ValueError(f"expected a period YYYY-MM, got {options.period!r}") from None
+    latest = events[E_START].max() if E_START in events.columns else None
+    day = latest if isinstance(latest, dt.date) else options.today
+    return day.replace(day=1)
+
+
+def _event_rules(events: pl.DataFrame, options: RateOptions) -> tuple[pl.DataFrame, list[Problem]]:
+    """The events with `event_order`, `rule_set`, `rules_date` and the ``rs_`` columns."""
+    if E_START not in events.columns:
+        events = events.with_columns(pl.lit(None, dtype=pl.Date()).alias(E_START))
+    problems: list[Problem] = []
+    dates: list[dt.date] = []
+    chosen: dict[str, RuleSet] = {}
+    names: list[str] = []
+    for file, list_, start in zip(events[E_FILE], events[E_LIST], events[E_START], strict=True):
+        if list_ is None:
+            raise ValueError(f"{file}: the event's rating list must be set before rating")
+        if options.rules_date is not None:
+            on = options.rules_date
+        elif start is not None:
+            on = start
+        else:
+            on = options.today
+            problems.append(
+                Problem(
+                    Location(file),
+                    "no-start-date",
+                    f"no start date; rules of {on.isoformat()} used; pass --rules",
+                    Severity.WARNING,
+                )
+            )
+        rs = ruleset_for(on, list_)
+        chosen[rs.name] = rs
+        dates.append(on)
+        names.append(rs.name)
+    # `event_order` follows the start date (nulls last), then the input order
+    frame = (
+        events.with_columns(
+            pl.Series("rule_set", names, dtype=pl.String()),
+            pl.Series("rules_date", dates, dtype=pl.Date()),
+            pl.int_range(pl.len(), dtype=pl.Int64).alias("_input_order"),
+        )
+        .sort(E_START, "_input_order", nulls_last=True)
+        .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(EV_ORDER))
+        .sort("_input_order")
+        .drop("_input_order")
+    )
+    rs_frame = ruleset_frame(list(chosen.values()))
+    frame = frame.join(rs_frame, left_on="rule_set", right_on="rs_name", how="left")
+    return frame, problems
+
+
+def _period_rules(start: dt.date, options: RateOptions) -> pl.DataFrame:
+    """One row per list: `list` and the ``rs_`` columns of K / floor / initial ratings."""
+    on = options.rules_date or start
+    rulesets = [ruleset_for(on, lst) for lst in LISTS]
+    return ruleset_frame(rulesets).with_columns(pl.col("rs_list").alias(E_LIST))
+
+
+def _roster(entries: pl.DataFrame) -> pl.DataFrame:
+    """One row per (player_key, list): the player's facts from their first entry."""
+    return (
+        entries.sort(EV_ORDER, P_NO)
+        .group_by(KEY, E_LIST, maintain_order=True)
+        .agg(
+            pl.col(P_FIDE).first(),
+            pl.col(P_NAME).first(),
+            pl.col(P_FED).first(),
+            pl.col(P_TITLE).first(),
+            pl.col(P_BIRTH).first(),
+            pl.col(RO).first(),
+            pl.col(RO_SOURCE).first(),
+            pl.col(GIVEN_K).first(),
+            pl.col(EVER_2400).first(),
+            pl.col(E_FILE).first(),
+            pl.col(P_LINE).first(),
+            pl.col(E_ID).n_unique().cast(pl.Int64).alias("events"),
+        )
+    )
+
+
+def _rated_players(
+    roster: pl.DataFrame,
+    games: pl.DataFrame,
+    period_rules: pl.DataFrame,
+    period_year: int,
+    rounding: str,
+) -> pl.DataFrame:
+    """K, n, Σscore, ΣPD, ΣΔR, K x ΣΔR and the rounded change per rated player."""
+    rated = games.filter(pl.col(RATED))
+    totals = rated.group_by(KEY, E_LIST).agg(
+        pl.len().cast(pl.Int64).alias("n"),
+        pl.col(SCORE_H).sum().alias("score_sum"),
+        pl.col(PD_H).sum().alias("expected_sum"),
+        pl.col(DELTA_H).sum().alias("sum_delta"),
+    )
+    k0 = derive_k_expr(
+        rating=pl.col(RO),
+        career_games=pl.lit(None, dtype=pl.Int64()),
+        birth_year=pl.col(P_BIRTH),
+        period_year=pl.lit(period_year, dtype=pl.Int64()),
+        ever_2400=pl.col(EVER_2400),
+        given_k=pl.col(GIVEN_K),
+    )
+    players = (
+        roster.filter(pl.col(RO).is_not_null())
+        .join(period_rules, on=E_LIST, how="left")
+        .join(totals, on=[KEY, E_LIST], how="left")
+        .with_columns(pl.col("n", "score_sum", "expected_sum", "sum_delta").fill_null(0))
+        .with_columns(k0.alias("k_base"))
+        .with_columns(
+            pl.when(pl.col("rs_rule_700"))
+            .then(k_after_700_expr(pl.col("k_base"), pl.col("n")))
+            .otherwise(pl.col("k_base"))
+            .alias("k"),
+            pl.col("rs_floor").alias("floor"),
+        )
+        .with_columns((pl.col("k") * pl.col("sum_delta")).alias("change_h"))
+    )
+    if rounding == "tournament":
+        per_event = rated.group_by(KEY, E_LIST, E_ID).agg(
+            pl.col(DELTA_H).sum().alias("sum_delta_event")
+        )
+        by_event = (
+            per_event.join(players.select(KEY, E_LIST, "k"), on=[KEY, E_LIST], how="inner")
+            .group_by(KEY, E_LIST)
+            .agg(
+                round_half_away_expr(pl.col("k") * pl.col("sum_delta_event")).sum().alias("change")
+            )
+        )
+        players = players.join(by_event, on=[KEY, E_LIST], how="left").with_columns(
+            pl.col("change").fill_null(0).cast(pl.Int64)
+        )
+    else:
+        players = players.with_columns(round_half_away_expr(pl.col("change_h")).alias("change"))
+    return players.select(
+        KEY,
+        E_LIST,
+        "k",
+        "n",
+        "score_sum",
+        "expected_sum",
+        "sum_delta",
+        "change_h",
+        "change",
+        "floor",
+    )
+
+
+def _hundredths(name: str) -> pl.Expr:
+    """Int64 hundredths as the Float64 nearest to its two-decimal value, as `h / 100` in
+    Python (polars divides by a literal through its reciprocal, which is off by an ulp:
+    94 -> 0.9400000000000001; rounding to two decimals restores the nearest double)."""
+    return (pl.col(name).cast(pl.Float64) / 100).round(2)
+
+
+def _ratings_frame(
+    roster: pl.DataFrame, rated: pl.DataFrame, initial: pl.DataFrame
+) -> pl.DataFrame:
+    r = roster.join(rated, on=[KEY, E_LIST], how="left").join(initial, on=[KEY, E_LIST], how="left")
+    is_rated = pl.col(RO).is_not_null()
+    published = pl.col("initial_published").fill_null(False)
+    status = (
+        pl.when(is_rated & (pl.col("n") > 0))
+        .then(pl.lit("rated"))
+        .when(is_rated)
+        .then(pl.lit("no-rated-games"))
+        .when(published)
+        .then(pl.lit("initial"))
+        .otherwise(pl.lit("unrated"))
+    )
+    rating_after = (
+        pl.when(is_rated)
+        .then(pl.col(RO) + pl.col("change"))
+        .when(published)
+        .then(pl.col("initial_value"))
+        .cast(pl.Int64)
+    )
+    r = r.with_columns(
+        status.alias("status"),
+        pl.col(RO).alias("rating_before"),
+        pl.when(is_rated)
+        .then(pl.col("n"))
+        .otherwise(pl.col(N_INITIAL).fill_null(0))
+        .alias("games"),
+        pl.when(is_rated)
+        .then(_hundredths("score_sum"))
+        .otherwise(_hundredths(SCORE_INITIAL).fill_null(0.0))
+        .alias("score"),
+        _hundredths("expected_sum").alias("expected"),
+        _hundredths("change_h").alias("change_unrounded"),
+        _hundredths("sum_delta").alias("sum_delta"),
+        rating_after.alias("rating_after"),
+    ).with_columns(
+        (is_rated & (pl.col("rating_after") < pl.col("floor")))
+        .fill_null(False)
+        .alias("below_floor"),
+        pl.col("games").cast(pl.Int64),
+        pl.col("change").cast(pl.Int64),
+        pl.col("k").cast(pl.Int64),
+    )
+    list_rank = pl.col(E_LIST).replace_strict(
+        {lst: i for i, lst in enumerate(LISTS)}, return_dtype=pl.Int64
+    )
+    extras = [
+        KEY,
+        P_TITLE,
+        "sum_delta",
+        "events",
+        RO_SOURCE,
+        P_BIRTH,
+        "initial_value",
+        "ra",
+        "p",
+        "dp",
+        "below_floor",
+        E_FILE,
+        P_LINE,
+    ]
+    return r.sort(list_rank, pl.col(P_NAME), pl.col(KEY)).select(*RATINGS_COLUMNS, *extras)
+
+
+def _games_frame(games: pl.DataFrame, rated: pl.DataFrame) -> pl.DataFrame:
+    g = games.join(rated.select(KEY, E_LIST, "k"), on=[KEY, E_LIST], how="left")
+    code = pl.col(G_CODE)
+    g = g.with_columns(
+        code.replace(RESULT_SHOWN).alias("result"),
+        pl.col(G_SCORE).cast(pl.Float64).alias("score"),
+        pl.col(RO).alias("rating"),
+        pl.col(OPP_RO).alias("opponent_rating"),
+        _hundredths(PD_H).alias("expected"),
+        _hundredths(DELTA_H).alias("delta"),
+        pl.when(pl.col(RATED)).then(pl.col("k") * pl.col(DELTA_H)).alias("k_delta"),
+    )
+    g = g.with_columns(_hundredths("k_delta").alias("k_delta"))
+    extras = [E_ID, G_NO, G_OPP, KEY, OPP_KEY, G_CODE, "k", "k_delta", COUNTS, G_LINE, G_COLUMN]
+    return g.sort(EV_ORDER, G_ROUND, G_NO).select(*GAMES_COLUMNS, *extras)
+
+
+def _events_frame(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
+    rated = games.filter(pl.col(RATED))
+    pair = [
+        E_ID,
+        G_ROUND,
+        pl.min_horizontal(G_NO, G_OPP).alias("_a"),
+        pl.max_horizontal(G_NO, G_OPP).alias("_b"),
+    ]
+    counts = (
+        rated.select(pair)
+        .group_by(E_ID)
+        .agg(pl.struct("_a", "_b", G_ROUND).n_unique().cast(pl.Int64).alias("rated_games"))
+        .join(
+            rated.group_by(E_ID).agg(pl.len().cast(pl.Int64).alias("rated_entries")),
+            on=E_ID,
+            how="left",
+        )
+    )
+    out = events.join(counts, on=E_ID, how="left").with_columns(
+        pl.col("rated_games", "rated_entries").fill_null(0)
+    )
+    return out.sort(EV_ORDER).select(pl.exclude("^rs_.*$"))
+
+
+def _floor_problems(ratings: pl.DataFrame) -> list[Problem]:
+    rows = ratings.filter(pl.col("below_floor"))
+    return [
+        Problem(
+            Location(r[E_FILE], r[P_LINE]),
+            "below-floor",
+            f"{r[P_NAME]} ({r['list']}): rating after the period {r['rating_after']} is below "
+            "the floor; FIDE lists the player as unrated from the next list",
+            Severity.WARNING,
+        )
+        for r in rows.iter_rows(named=True)
+    ]
+
+
+def rate_period(
+    events: pl.DataFrame,
+    players: pl.DataFrame,
+    games: pl.DataFrame,
+    registry: pl.DataFrame | None,
+    options: RateOptions,
+) -> RateResult:
+    """Rate every player of the period on each rating list (fide-rules.md §1-§6).
+
+    Inputs are the concatenated frames of every event (schemas.ingest), each event's
+    `list` set; `registry` follows schemas.registry. Returns the games and ratings frames
+    (contract columns first), the events with their rule sets, and the warnings.
+    """
+    if options.rounding not in ROUNDINGS:
+        raise ValueError(f"expected rounding period or tournament, got {options.rounding!r}")
+    start = period_start(events, options)
+    ev, warnings = _event_rules(events, options)
+    period_rules = _period_rules(start, options)
+    entries, problems = resolve_players(players, ev, registry)
+    warnings.extend(problems)
+    classified = classify_games(games, ev, entries)
+    initial, dropped = initial_ratings(classified, period_rules)
+    classified = classified.join(
+        dropped.with_columns(pl.lit(False).alias("_dropped")), on=[KEY, E_LIST, E_ID], how="left"
+    ).with_columns(
+        ((pl.col(REASON) == "player-unrated") & pl.col("_dropped").is_null()).alias(COUNTS)
+    )
+    roster = _roster(entries)
+    rated = _rated_players(roster, classified, period_rules, start.year, options.rounding)
+    ratings = _ratings_frame(roster, rated, initial)
+    warnings.extend(_floor_problems(ratings))
+    return RateResult(
+        games=_games_frame(classified, rated),
+        ratings=ratings,
+        events=_events_frame(ev, classified),
+        warnings=sorted(warnings, key=Problem.sort_key),
+    )
+
+
+__all__ = ["RateOptions", "RateResult", "period_start", "rate_period"]

@@ -1,0 +1,98 @@
+"""Initial ratings of the period's unrated players (fide-rules.md §6), vectorized.
+
+An unrated player's games against rated opponents (reason ``player-unrated``) are pooled
+over the period's events; the player's first event with such games is disregarded when
+the score in it is zero (§6: "a zero score in the player's first event is disregarded";
+**choice**: only the events of this period are known, so "first" means the first of the
+period). Ru comes from `pipeline.rules.vector.initial_rating_expr` with the period's rule
+set of the list; it is published when it is at least the rule set's floor.
+
+The details shown beside Ru (Ra and p to two decimals, dp) follow the same arithmetic as
+`pipeline.rules.fide.initial_rating` and are tested equal to it.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from pipeline.rate_classify import E_ID, E_LIST, EV_ORDER, KEY, OPP_RO, REASON, SCORE_H
+from pipeline.rules.tables import DP_BY_P
+from pipeline.rules.vector import initial_rating_expr
+
+_DP = pl.Series("dp", DP_BY_P, dtype=pl.Int64)
+HYPOTHETICAL = 1800  # the two hypothetical opponents of the 2024 method
+
+N_INITIAL = "initial_games"
+SCORE_INITIAL = "initial_score_h"
+OPP_SUM = "opponent_sum"
+COUNTS = "counts_initial"  # a player-unrated game that counts toward Ru
+
+
+def _half_away(num: pl.Expr, den: pl.Expr) -> pl.Expr:
+    """num / den (den > 0) to a whole number, 0.5 away from zero."""
+    whole = (2 * num.abs() + den) // (2 * den)
+    return pl.when(num >= 0).then(whole).otherwise(-whole)
+
+
+def initial_ratings(
+    games: pl.DataFrame, period_rules: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Ru per (player_key, list) and the events disregarded for a zero score.
+
+    `games` is `classify_games`' frame; `period_rules` has one row per list with the
+    ``rs_`` columns of the rule set used for K and initial ratings. Returns
+    (per player: player_key, list, initial_games, initial_score_h, opponent_sum,
+    initial_value, initial_published, ra, p, dp; disregarded: player_key, list,
+    event_id).
+    """
+    per_event = (
+        games.filter(pl.col(REASON) == "player-unrated")
+        .group_by(KEY, E_LIST, E_ID)
+        .agg(
+            pl.len().alias("n"),
+            pl.col(SCORE_H).sum().alias("w"),
+            pl.col(OPP_RO).sum().alias("s"),
+            pl.col(EV_ORDER).first(),
+        )
+        .with_columns(
+            first=pl.col(EV_ORDER) == pl.col(EV_ORDER).min().over(KEY, E_LIST),
+        )
+    )
+    disregard = pl.col("first") & (pl.col("w") == 0)
+    dropped = per_event.filter(disregard).select(KEY, E_LIST, E_ID)
+    pooled = (
+        per_event.filter(~disregard)
+        .group_by(KEY, E_LIST)
+        .agg(
+            pl.col("n").sum().cast(pl.Int64).alias(N_INITIAL),
+            pl.col("w").sum().alias(SCORE_INITIAL),
+            pl.col("s").sum().alias(OPP_SUM),
+        )
+        .join(period_rules, on=E_LIST, how="left")
+    )
+    n = pl.col(N_INITIAL)
+    w = pl.col(SCORE_INITIAL)
+    s = pl.col(OPP_SUM)
+    is_2024 = pl.col("rs_initial_method") == "2024"
+    enough = n >= pl.col("rs_initial_min_games")
+    # Ra and p to two decimals (hundredths, half away), p exact in hundredths as FIDE's.
+    n_ra = pl.when(is_2024).then(n + 2).otherwise(n)
+    s_ra = pl.when(is_2024).then(s + 2 * HYPOTHETICAL).otherwise(s)
+    w_p = pl.when(is_2024).then(w + 100).otherwise(w)
+    p_h = _half_away(w_p, n_ra)
+    halves_over = (2 * w - 100 * n) // 100
+    dp = (
+        pl.when(~is_2024 & (halves_over >= 0))
+        .then(20 * halves_over)
+        .otherwise(pl.lit(_DP).gather(p_h.clip(0, 100)))
+    )
+    value = initial_rating_expr(s, n, w)
+    pooled = pooled.with_columns(
+        value.alias("initial_value"),
+        (value >= pl.col("rs_floor")).fill_null(False).alias("initial_published"),
+        pl.when(enough).then((_half_away(100 * s_ra, n_ra) / 100).round(2)).alias("ra"),
+        pl.when(enough).then((p_h / 100).round(2)).alias("p"),
+        pl.when(enough).then(dp).alias("dp"),
+    )
+    keep = [KEY, E_LIST, N_INITIAL, SCORE_INITIAL, OPP_SUM, "initial_value"]
+    return pooled.select(*keep, "initial_published", "ra", "p", "dp"), dropped
