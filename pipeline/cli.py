@@ -7,15 +7,21 @@ commands so that `elo calc` starts fast.
 
 from __future__ import annotations
 
+import re
 import sys
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import typer
 
 from pipeline import __version__
 
 if TYPE_CHECKING:
+    from rich.console import Console
+
     from pipeline.errors import Problem
 
 app = typer.Typer(
@@ -59,6 +65,292 @@ def print_problems(problems: Iterable[Problem]) -> None:
 
 
 # --- commands are added below: calc, validate, run, explain ---------------------------
+
+
+# --- calc -----------------------------------------------------------------------------
+
+
+_CALC_VALUE_OPTIONS = (
+    "--list",
+    "--method",
+    "--expectation",
+    "--k",
+    "--games",
+    "--birth-year",
+    "--date",
+)
+_CALC_FLAGS = ("--ever-2400", "--json")
+
+
+class _CalcCommand(typer.core.TyperCommand):
+    """`elo calc` reports the few parse errors click would catch as one `elo: error:` line."""
+
+    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+        if args and args[-1] in _CALC_VALUE_OPTIONS:
+            usage_error(f"{args[-1]}: expected a value after the option")
+        for arg in args:
+            name, eq, _ = arg.partition("=")
+            if eq and name in _CALC_FLAGS:
+                usage_error(f"{name} takes no value, got {arg!r}")
+        return super().parse_args(ctx, args)
+
+
+@app.command(cls=_CalcCommand, context_settings={"ignore_unknown_options": True})
+def calc(
+    rating: str | None = typer.Argument(
+        None, metavar="RATING", help="Your rating; 0 or 'unrated' for an initial rating."
+    ),
+    games: list[str] | None = typer.Argument(
+        None, metavar="OPP:SCORE...", help="Games, e.g. 1600:1 1650:0.5 1700:½ 1800:0."
+    ),
+    list_: str = typer.Option("standard", "--list", help="standard, rapid or blitz."),
+    method: str = typer.Option("fide", "--method", help="fide, continuous, sequential or average."),
+    expectation: str | None = typer.Option(
+        None,
+        "--expectation",
+        help="table, logistic or polynomial (default: table; logistic for continuous "
+        "and sequential).",
+    ),
+    k: str | None = typer.Option(
+        None, "--k", help="K: a number (decimals allowed), 'fide' (default) or 'variable'."
+    ),
+    career_games: str | None = typer.Option(
+        None, "--games", help="Rated games before (default: 30 or more, established)."
+    ),
+    birth_year: str | None = typer.Option(None, "--birth-year", help="For the junior K."),
+    ever_2400: bool = typer.Option(False, "--ever-2400", help="Rating has reached 2400."),
+    on: str | None = typer.Option(None, "--date", help="Rules of this date (default: today)."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """What happens to a rating after these games (the rating calculators' job).
+
+    FIDE method by default: table 8.1.2, the cap and K of the rules in force on --date,
+    the 700 rule (for a derived or whole K), the change rounded half away from zero.
+    Opponent 0 or 'unrated' does not count; RATING 0 gives an initial rating.
+    """
+    import json
+
+    from pipeline.calc import (
+        CalcInputError,
+        CalcRequest,
+        calculate,
+        parse_count,
+        parse_date,
+        parse_game,
+        parse_k,
+        parse_rating,
+    )
+    from pipeline.report.calc_table import calc_json, render_calc
+
+    try:
+        if rating is None:
+            raise CalcInputError("expected RATING and at least one OPP:SCORE, e.g. 1500 1600:1")
+        day = parse_date(on) if on is not None else date.today()
+        request = CalcRequest(
+            rating=parse_rating(rating),
+            games=tuple(parse_game(token) for token in games or []),
+            on=day,
+            list_=list_.strip().lower(),
+            method=method.strip().lower(),
+            expectation=expectation.strip().lower() if expectation is not None else None,
+            k=parse_k(k),
+            career_games=None
+            if career_games is None
+            else parse_count(career_games, "--games", 0, 100_000),
+            birth_year=None
+            if birth_year is None
+            else parse_count(birth_year, "--birth-year", 1850, day.year),
+            ever_2400=ever_2400,
+        )
+        result = calculate(request)
+    except CalcInputError as exc:
+        usage_error(str(exc))
+    if as_json:
+        typer.echo(json.dumps(calc_json(result), ensure_ascii=True))
+        return
+    text = render_calc(result)
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except (UnicodeEncodeError, LookupError):
+        text = render_calc(result, ascii_only=True)
+    typer.echo(text)
+
+
+# --- validate -------------------------------------------------------------------------
+
+
+@app.command()
+def validate(
+    paths: list[Path] = typer.Argument(
+        ..., help="Tournament files or folders (searched recursively)."
+    ),
+    registry: Path | None = typer.Option(
+        None, "--registry", help="FIDE rating list to check the players against."
+    ),
+    list_: str | None = typer.Option(
+        None, "--list", help="Rating list of every event: standard, rapid or blitz."
+    ),
+) -> None:
+    """Check files; print every problem as file:line[:column]: message. Exit 1 if any
+    input is invalid (warnings alone exit 0)."""
+    _check_list(list_)
+    _check_paths(paths, registry)
+    from pipeline.validate import validate_paths
+
+    report = validate_paths(paths, registry, list_)
+    print_problems(report.problems)
+    typer.echo(report.summary())
+    raise typer.Exit(EXIT_INPUT if report.invalid else EXIT_OK)
+
+
+# --- run / explain --------------------------------------------------------------------
+
+LIST_CHOICES = ("standard", "rapid", "blitz")
+
+
+def _check_list(value: str | None) -> str | None:
+    if value is not None and value not in LIST_CHOICES:
+        usage_error(f"--list: expected one of standard, rapid, blitz, got {value!r}")
+    return value
+
+
+def _parse_date(option: str, value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        usage_error(f"{option}: expected a date YYYY-MM-DD, got {value!r}")
+
+
+def _check_paths(paths: list[Path], registry: Path | None) -> None:
+    for path in [*paths, *([registry] if registry else [])]:
+        if not path.exists():
+            usage_error(f"{path}: no such file or folder")
+
+
+@app.command()
+def run(
+    paths: list[Path] = typer.Argument(
+        ..., help="Tournament files or folders (searched recursively)."
+    ),
+    registry: Path | None = typer.Option(
+        None, "--registry", help="FIDE rating list (TXT, XML or CSV)."
+    ),
+    list_: str | None = typer.Option(
+        None, "--list", help="Rating list of every event: standard, rapid or blitz."
+    ),
+    period: str | None = typer.Option(None, "--period", help="Rating period YYYY-MM."),
+    rules: str | None = typer.Option(
+        None,
+        "--rules",
+        help="Rule-set date YYYY-MM-DD for every event (default: each event's start date).",
+    ),
+    rounding: str = typer.Option(
+        "period", "--rounding", help="Round the change once per period (FIDE) or per tournament."
+    ),
+    out: Path = typer.Option(Path("reports"), "--out", help="Output folder."),
+    skip_invalid: bool = typer.Option(
+        False, "--skip-invalid", help="Rate the valid events, list the skipped ones, exit 1."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
+) -> None:
+    """Rate the events of a rating period; write the workbook, CSV tables and summary."""
+    _check_list(list_)
+    _check_paths(paths, registry)
+    if rounding not in ("period", "tournament"):
+        usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
+    if period is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
+        usage_error(f"--period: expected YYYY-MM, got {period!r}")
+    from pipeline.run import RunOptions, run_job
+
+    options = RunOptions(
+        paths=paths,
+        registry=registry,
+        list_override=list_,
+        period=period,
+        rules_date=_parse_date("--rules", rules),
+        rounding=rounding,
+        out_dir=out,
+        skip_invalid=skip_invalid,
+    )
+    with _progress(quiet) as progress:
+        outcome = run_job(options, progress)
+    print_problems(outcome.loaded.problems if outcome.result is None else outcome.loaded.errors)
+    if not quiet:
+        from pipeline.report.run_view import render_run
+
+        typer.echo(render_run(outcome), nl=False)
+    raise typer.Exit(outcome.exit_code)
+
+
+@app.command()
+def explain(
+    paths: list[Path] = typer.Argument(
+        ..., help="Tournament files or folders (searched recursively)."
+    ),
+    player: int = typer.Option(..., "--player", help="FIDE ID of the player to explain."),
+    registry: Path | None = typer.Option(
+        None, "--registry", help="FIDE rating list (TXT, XML or CSV)."
+    ),
+    list_: str | None = typer.Option(
+        None, "--list", help="Rating list of every event: standard, rapid or blitz."
+    ),
+    period: str | None = typer.Option(None, "--period", help="Rating period YYYY-MM."),
+    rules: str | None = typer.Option(
+        None, "--rules", help="Rule-set date YYYY-MM-DD for every event."
+    ),
+    rounding: str = typer.Option("period", "--rounding", help="period or tournament."),
+) -> None:
+    """One player's per-game breakdown, as FIDE's individual-calculation page shows it."""
+    _check_list(list_)
+    _check_paths(paths, registry)
+    from pipeline.run import RunOptions, run_job
+
+    options = RunOptions(
+        paths=paths,
+        registry=registry,
+        list_override=list_,
+        period=period,
+        rules_date=_parse_date("--rules", rules),
+        rounding=rounding,
+        out_dir=None,
+    )
+    outcome = run_job(options)
+    if outcome.result is None:
+        print_problems(outcome.loaded.problems)
+        raise typer.Exit(outcome.exit_code)
+    from pipeline.report.explain import render_explain
+
+    text = render_explain(outcome.result, player)
+    if text is None:
+        usage_error(f"--player: no player with FIDE ID {player} in these events")
+    typer.echo(text, nl=False)
+    raise typer.Exit(outcome.exit_code)
+
+
+@contextmanager
+def _progress(quiet: bool) -> Iterator[Callable[[int, int, str], None] | None]:
+    """A progress bar on stderr for multi-file runs; silent when not a terminal or quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("reading", total=None)
+
+        def update(i: int, n: int, name: str) -> None:
+            bar.update(task, total=n, completed=i, description=Path(name).name[:40])
+
+        yield update
+
+
+def _stderr_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True)
 
 
 def main() -> None:
