@@ -1,0 +1,325 @@
+"""Swiss-Manager / chess-results crosstable exports (CSV and XLSX) -> `EventData`.
+
+Both formats become a list of ``(line, cells)`` rows (CSV line / spreadsheet row, 1-based)
+and are read by the same code: preamble rows (database line, tournament name, ``Last
+update``, title), the header row (first cell ``Rk.``/``Rg.``/``Pos.``...), player rows,
+trailing ``Annotation`` / ``Tie Break`` lines. Swiss layout (``1.Rd`` ... with cells like
+``12w1``, ``5b½``, ``7s0``, ``3n½``, ``12w+``, ``-1``) and round-robin layout (columns
+``1`` ... ``N``, ``*`` diagonal) are both read; English, German and Spanish headers.
+
+XLSX bytes go through `check_xlsx` before fastexcel sees them; the first sheet is read
+with every cell as text (formulas as their cached values, never evaluated).
+
+Frames follow `schemas.ingest`. Problems (all of a file, one `InputError`):
+``crosstable-no-header``, ``crosstable-no-name-column``, ``crosstable-no-rounds``,
+``crosstable-duplicate-column``, ``crosstable-no-players``, ``round-cell``, ``bad-rank``,
+``bad-start-number``, ``duplicate-start-number``, ``missing-name``, ``bad-rating``,
+``bad-fide-id``, ``bad-points``, ``bad-k``, ``bad-rating-change``,
+``opponent-out-of-range``, ``csv-unreadable``, ``xlsx-unreadable``, ``xlsx-unsafe``;
+warning ``list-ambiguous``.
+
+Byes: ``-1`` -> ``U`` (1 point), ``-½`` -> ``H``, ``-0``/``-``/``*``/empty/``not paired``
+-> ``Z``; a bye written as a word (``bye``, ``spielfrei``) is ``U`` unless the declared
+points show it was worth ½ (``H``) or 0 (``Z``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import PurePath
+
+import polars as pl
+
+from pipeline.errors import InputError, ProblemList, Severity
+from pipeline.ingest.crosstable_cells import is_name_header, is_rank_header, normalize_cell
+from pipeline.ingest.crosstable_preamble import list_of, read_preamble
+from pipeline.ingest.crosstable_table import (
+    GameRow,
+    Layout,
+    PlayerRow,
+    Row,
+    assign_start_numbers,
+    find_header,
+    is_trailer,
+    read_layout,
+    read_player,
+    resolve_games,
+)
+from pipeline.ingest.model import EventData
+from pipeline.ingest.xlsx_safety import XlsxLimits, check_xlsx
+from schemas.ingest import PLAYED_CODES, Events, Games, Players
+
+SOURCE_CSV = "crosstable-csv"
+SOURCE_XLSX = "crosstable-xlsx"
+_DELIMITERS = (";", ",", "\t")
+_SNIFF_LINES = 200
+
+EVENTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    str(Events.event_id): pl.String,
+    str(Events.file): pl.String,
+    str(Events.name): pl.String,
+    str(Events.source): pl.String,
+    str(Events.list): pl.String,
+    str(Events.list_source): pl.String,
+    str(Events.start_date): pl.Date,
+    str(Events.end_date): pl.Date,
+    str(Events.rounds): pl.Int64,
+    str(Events.city): pl.String,
+    str(Events.federation): pl.String,
+    str(Events.time_control): pl.String,
+    str(Events.opponent_ref): pl.String,
+    str(Events.scoring): pl.String,
+}
+PLAYERS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    str(Players.event_id): pl.String,
+    str(Players.start_no): pl.Int64,
+    str(Players.name): pl.String,
+    str(Players.fide_id): pl.Int64,
+    str(Players.federation): pl.String,
+    str(Players.title): pl.String,
+    str(Players.sex): pl.String,
+    str(Players.birth_year): pl.Int64,
+    str(Players.rating): pl.Int64,
+    str(Players.points): pl.Float64,
+    str(Players.rank): pl.Int64,
+    str(Players.k_declared): pl.Float64,
+    str(Players.change_declared): pl.Float64,
+    str(Players.line): pl.Int64,
+}
+GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
+    str(Games.event_id): pl.String,
+    str(Games.round): pl.Int64,
+    str(Games.start_no): pl.Int64,
+    str(Games.opponent_no): pl.Int64,
+    str(Games.colour): pl.String,
+    str(Games.code): pl.String,
+    str(Games.score): pl.Float64,
+    str(Games.played): pl.Boolean,
+    str(Games.line): pl.Int64,
+    str(Games.column): pl.String,
+}
+
+
+def read_crosstable_csv(text: str, file: str) -> EventData:
+    """Read a chess-results / Swiss-Manager CSV export (``;`` or ``,`` separated)."""
+    return _read_rows(_csv_rows(text, file), file, SOURCE_CSV)
+
+
+def read_crosstable_xlsx(data: bytes, file: str, limits: XlsxLimits | None = None) -> EventData:
+    """Read the first sheet of a crosstable workbook, after the safety pre-flight."""
+    check_xlsx(data, file, limits)
+    return _read_rows(_xlsx_rows(data, file), file, SOURCE_XLSX)
+
+
+def looks_like_crosstable(text: str) -> bool:
+    """True when one of the first lines is a crosstable header (``Rk.`` ... ``Name``)."""
+    for line in text.lstrip("\ufeff").splitlines()[:_SNIFF_LINES]:
+        if _header_delimiter(line) is not None:
+            return True
+    return False
+
+
+# --- rows ------------------------------------------------------------------------------
+
+
+def _header_delimiter(line: str) -> str | None:
+    for delimiter in _DELIMITERS:
+        cells = [cell.strip().strip('"').strip() for cell in line.split(delimiter)]
+        first = next((cell for cell in cells if cell), None)
+        if first and is_rank_header(first) and any(is_name_header(cell) for cell in cells):
+            return delimiter
+    return None
+
+
+def _sniff(text: str) -> str:
+    lines = text.splitlines()[:_SNIFF_LINES]
+    for line in lines:
+        delimiter = _header_delimiter(line)
+        if delimiter is not None:
+            return delimiter
+    counts = {d: sum(line.count(d) for line in lines) for d in _DELIMITERS}
+    return max(_DELIMITERS, key=lambda d: counts[d])
+
+
+def _csv_rows(text: str, file: str) -> list[Row]:
+    text = text.lstrip("\ufeff")
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_sniff(text))
+    rows: list[Row] = []
+    start = 1
+    try:
+        for cells in reader:
+            rows.append((start, [normalize_cell(cell) for cell in cells]))
+            start = reader.line_num + 1
+    except csv.Error as exc:
+        raise InputError.single(
+            file, start, None, "csv-unreadable", f"expected CSV text, got an error ({exc})"
+        ) from None
+    return rows
+
+
+def _xlsx_rows(data: bytes, file: str) -> list[Row]:
+    import fastexcel
+
+    try:
+        reader = fastexcel.read_excel(data)
+        sheet = reader.load_sheet(0, header_row=None, skip_rows=0, dtypes="string")
+        frame = sheet.to_polars()
+    except fastexcel.FastExcelError as exc:
+        raise _unreadable(file, exc) from None
+    except BaseException as exc:  # a Rust panic in the reader is a bad file, not a bug here
+        if type(exc).__name__ != "PanicException":
+            raise
+        raise _unreadable(file, exc) from None
+    return [
+        (index + 1, [normalize_cell(cell) for cell in cells])
+        for index, cells in enumerate(frame.rows())
+    ]
+
+
+def _unreadable(file: str, exc: BaseException) -> InputError:
+    message = " ".join(str(exc).split())[:300]
+    return InputError.single(
+        file, None, None, "xlsx-unreadable", f"expected a readable XLSX workbook, got {message}"
+    )
+
+
+# --- table -> frames -------------------------------------------------------------------
+
+
+def _read_rows(rows: list[Row], file: str, source: str) -> EventData:
+    problems = ProblemList()
+    header = find_header(rows)
+    if header is None:
+        first = next(((line, cells) for line, cells in rows if any(cells)), None)
+        shown = " ".join(c for c in first[1] if c)[:60] if first else "an empty file"
+        problems.add(
+            file,
+            first[0] if first else None,
+            None,
+            "crosstable-no-header",
+            f"expected a header row starting with 'Rk.', got {shown!r}",
+        )
+        raise InputError(problems.items)
+    line, cells = rows[header]
+    layout = read_layout(line, cells, file, problems)
+    if layout is None:
+        raise InputError(problems.items)
+    players = _read_players(rows[header + 1 :], layout, file, problems)
+    if not players:
+        problems.add(
+            file,
+            line,
+            None,
+            "crosstable-no-players",
+            "expected player rows below the header, got none",
+        )
+        raise InputError(problems.items)
+    assign_start_numbers(players, layout, file, problems)
+    games, reference = resolve_games(players, layout, file, problems)
+    preamble_lines = [" ".join(c for c in cells if c) for _, cells in rows[:header]]
+    events = _events_frame(preamble_lines, layout, games, reference, file, source, problems)
+    problems.raise_if_errors()
+    return EventData(
+        events=events,
+        players=_players_frame(players, file),
+        games=_games_frame(games, file),
+        problems=problems.warnings,
+    )
+
+
+def _read_players(
+    rows: list[Row], layout: Layout, file: str, problems: ProblemList
+) -> list[PlayerRow]:
+    players: list[PlayerRow] = []
+    for line, cells in rows:
+        if not any(cells):
+            continue
+        if is_trailer(cells, layout):
+            break
+        if len(cells) > layout.first and is_rank_header(cells[layout.first]):
+            continue  # the header repeated (page breaks)
+        players.append(read_player(line, cells, len(players) + 1, layout, file, problems))
+    return players
+
+
+def _events_frame(
+    lines: list[str],
+    layout: Layout,
+    games: list[GameRow],
+    reference: str,
+    file: str,
+    source: str,
+    problems: ProblemList,
+) -> pl.DataFrame:
+    info = read_preamble(lines)
+    name = info.name or PurePath(file).stem or file
+    rating_list, found = list_of(info, name)
+    if len(found) > 1:
+        problems.add(
+            file,
+            None,
+            None,
+            "list-ambiguous",
+            f"expected one rating list in the event's name or title, got {', '.join(found)}; "
+            "pass --list",
+            Severity.WARNING,
+        )
+    if layout.round_robin:
+        rounds = info.rounds or max((g.round for g in games), default=None)
+    else:
+        rounds = max(number for number, _ in layout.rounds)
+    row = {
+        str(Events.event_id): file,
+        str(Events.file): file,
+        str(Events.name): name,
+        str(Events.source): source,
+        str(Events.list): rating_list,
+        str(Events.list_source): "title" if rating_list else None,
+        str(Events.start_date): info.start_date,
+        str(Events.end_date): info.end_date,
+        str(Events.rounds): rounds,
+        str(Events.city): info.city,
+        str(Events.federation): info.federation,
+        str(Events.time_control): info.time_control,
+        str(Events.opponent_ref): reference,
+        str(Events.scoring): None,  # crosstables use the standard 1 / ½ / 0
+    }
+    return pl.DataFrame([row], schema=EVENTS_SCHEMA)
+
+
+def _players_frame(players: list[PlayerRow], file: str) -> pl.DataFrame:
+    data = {
+        str(Players.event_id): [file] * len(players),
+        str(Players.start_no): [p.start_no for p in players],
+        str(Players.name): [p.name for p in players],
+        str(Players.fide_id): [p.fide_id for p in players],
+        str(Players.federation): [p.federation for p in players],
+        str(Players.title): [p.title for p in players],
+        str(Players.sex): [p.sex for p in players],
+        str(Players.birth_year): [None] * len(players),
+        str(Players.rating): [p.rating for p in players],
+        str(Players.points): [p.points for p in players],
+        str(Players.rank): [p.rank for p in players],
+        str(Players.k_declared): [p.k for p in players],
+        str(Players.change_declared): [p.change for p in players],
+        str(Players.line): [p.line for p in players],
+    }
+    return pl.DataFrame(data, schema=PLAYERS_SCHEMA)
+
+
+def _games_frame(games: list[GameRow], file: str) -> pl.DataFrame:
+    ordered = sorted(games, key=lambda g: (g.start_no, g.round))
+    data = {
+        str(Games.event_id): [file] * len(ordered),
+        str(Games.round): [g.round for g in ordered],
+        str(Games.start_no): [g.start_no for g in ordered],
+        str(Games.opponent_no): [g.opponent_no for g in ordered],
+        str(Games.colour): [g.colour for g in ordered],
+        str(Games.code): [g.code for g in ordered],
+        str(Games.score): [g.score for g in ordered],
+        str(Games.played): [g.code in PLAYED_CODES and g.opponent_no is not None for g in ordered],
+        str(Games.line): [g.line for g in ordered],
+        str(Games.column): [g.column for g in ordered],
+    }
+    return pl.DataFrame(data, schema=GAMES_SCHEMA)
