@@ -7,8 +7,6 @@ Values keep their source position (`line`, `column`) for error messages.
 
 from __future__ import annotations
 
-from typing import Optional
-
 import pandera.polars as pa
 import polars as pl
 
@@ -23,16 +21,19 @@ class Events(pa.DataFrameModel):
     event_id: str = pa.Field(unique=True)  # unique within a run: the file path, '#n' if several
     file: str  # path as given by the user
     name: str
-    source: str = pa.Field(isin=["trf16", "trf26", "crosstable-xlsx", "crosstable-csv", "games-csv"])
-    list: Optional[str] = pa.Field(nullable=True, isin=LISTS)  # noqa: A003
-    list_source: Optional[str] = pa.Field(nullable=True)  # '222', '122', '092', 'title', 'option'
-    start_date: Optional[pl.Date] = pa.Field(nullable=True)
-    end_date: Optional[pl.Date] = pa.Field(nullable=True)
-    rounds: Optional[pl.Int64] = pa.Field(nullable=True, ge=0)
-    city: Optional[str] = pa.Field(nullable=True)
-    federation: Optional[str] = pa.Field(nullable=True)
-    time_control: Optional[str] = pa.Field(nullable=True)  # 222 encoded, else 122 free text
-    opponent_ref: Optional[str] = pa.Field(nullable=True)  # crosstables: 'rank' or 'start-number'
+    source: str = pa.Field(
+        isin=["trf16", "trf26", "crosstable-xlsx", "crosstable-csv", "games-csv"]
+    )
+    list: str | None = pa.Field(nullable=True, isin=LISTS)
+    list_source: str | None = pa.Field(nullable=True)  # '222', '122', '092', 'title', 'option'
+    start_date: pl.Date | None = pa.Field(nullable=True)
+    end_date: pl.Date | None = pa.Field(nullable=True)
+    rounds: pl.Int64 | None = pa.Field(nullable=True, ge=0)
+    city: str | None = pa.Field(nullable=True)
+    federation: str | None = pa.Field(nullable=True)
+    time_control: str | None = pa.Field(nullable=True)  # 222 encoded, else 122 free text
+    opponent_ref: str | None = pa.Field(nullable=True)  # crosstables: 'rank' or 'start-number'
+    scoring: str | None = pa.Field(nullable=True)  # 162 / XXS point values, JSON {"W":1.0,...}
 
     class Config:
         strict = False
@@ -44,16 +45,20 @@ class Players(pa.DataFrameModel):
     event_id: str
     start_no: pl.Int64 = pa.Field(ge=1)
     name: str
-    fide_id: Optional[pl.Int64] = pa.Field(nullable=True, ge=1)  # 0 / blank -> null
-    federation: Optional[str] = pa.Field(nullable=True)
-    title: Optional[str] = pa.Field(nullable=True)  # GM IM FM CM WGM WIM WFM WCM
-    sex: Optional[str] = pa.Field(nullable=True)  # 'm' / 'w'
-    birth_year: Optional[pl.Int64] = pa.Field(nullable=True)
-    rating: Optional[pl.Int64] = pa.Field(nullable=True)  # 0 / blank -> null (unrated)
-    points: Optional[pl.Float64] = pa.Field(nullable=True)  # as declared by the file
-    rank: Optional[pl.Int64] = pa.Field(nullable=True)
-    k_declared: Optional[pl.Float64] = pa.Field(nullable=True)  # crosstable 'K' column
-    change_declared: Optional[pl.Float64] = pa.Field(nullable=True)  # crosstable 'rtg+/-'
+    fide_id: pl.Int64 | None = pa.Field(nullable=True, ge=1)  # 0 / blank -> null
+    federation: str | None = pa.Field(nullable=True)
+    title: str | None = pa.Field(nullable=True)  # GM IM FM CM WGM WIM WFM WCM
+    sex: str | None = pa.Field(nullable=True)  # 'm' / 'w'
+    birth_year: pl.Int64 | None = pa.Field(nullable=True)
+    # 0 / blank -> null (unrated); FIDE publishes nothing below 1000 (B.02 §6; the floor is
+    # 1400 from 2024-03-01, checked as a warning in pipeline.validate_checks).
+    rating: pl.Int64 | None = pa.Field(
+        nullable=True, in_range={"min_value": 1000, "max_value": 3500}
+    )
+    points: pl.Float64 | None = pa.Field(nullable=True, ge=0)  # as declared by the file
+    rank: pl.Int64 | None = pa.Field(nullable=True)
+    k_declared: pl.Float64 | None = pa.Field(nullable=True)  # crosstable 'K' column
+    change_declared: pl.Float64 | None = pa.Field(nullable=True)  # crosstable 'rtg+/-'
     line: pl.Int64  # 1-based source line / spreadsheet row of the player record
 
     class Config:
@@ -66,8 +71,8 @@ class Games(pa.DataFrameModel):
     event_id: str
     round: pl.Int64 = pa.Field(ge=1)
     start_no: pl.Int64 = pa.Field(ge=1)
-    opponent_no: Optional[pl.Int64] = pa.Field(nullable=True, ge=1)
-    colour: Optional[str] = pa.Field(nullable=True, isin=["w", "b"])
+    opponent_no: pl.Int64 | None = pa.Field(nullable=True, ge=1)
+    colour: str | None = pa.Field(nullable=True, isin=["w", "b"])
     code: str = pa.Field(isin=RESULT_CODES)  # TRF result code, upper-cased
     score: pl.Float64 = pa.Field(ge=0, le=1)  # points under the standard 1 / 0.5 / 0 scoring
     played: bool  # code in 1 = 0 and an opponent: a game that can be rated

@@ -1,0 +1,274 @@
+"""Validation: the pandera models of schemas/ingest.py (all failures, mapped back to
+file:line:column) plus the cross-row checks of pipeline.validate_checks.
+
+`validate_event` checks one event read by a reader; `check_against_registry` compares the
+players with a FIDE rating list; `validate_paths` is what `elo validate` runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from pipeline.errors import InputError, Location, Problem, Severity
+from pipeline.validate_checks import (
+    E_FILE,
+    P_FIDE,
+    P_LINE,
+    P_RATING,
+    EventContext,
+    check_event_facts,
+    check_pairings,
+    check_players,
+    with_columns_present,
+)
+from pipeline.validate_points import check_points
+from pipeline.validate_schema import (
+    ReaderContractError,
+    optional_types,
+    schema_problems,
+)
+from schemas.ingest import Events, Games, Players
+from schemas.registry import Registry
+
+if TYPE_CHECKING:
+    from pipeline.ingest.model import EventData
+
+E_ID = str(Events.event_id)
+E_LIST = str(Events.list)
+R_ID = str(Registry.fideid)
+
+
+def validate_event(ev: EventData) -> list[Problem]:
+    """Every error and warning about one event, sorted by file and line. The reader's own
+    warnings stay in `ev.problems` and are not repeated here."""
+    ctx = EventContext.from_events(with_columns_present(ev.events, optional_types(Events)))
+    players = with_columns_present(ev.players, optional_types(Players))
+    games = with_columns_present(ev.games, optional_types(Games))
+    problems = schema_problems(ev.events, Events, ctx)
+    problems += schema_problems(players, Players, ctx)
+    problems += schema_problems(games, Games, ctx)
+    problems += check_event_facts(ctx, games)
+    problems += check_players(ctx, players)
+    problems += check_pairings(ctx, games, players)
+    problems += check_points(ctx, games, players)
+    return sorted(problems, key=Problem.sort_key)
+
+
+def check_against_registry(
+    players: pl.DataFrame, events: pl.DataFrame, registry: pl.DataFrame
+) -> list[Problem]:
+    """Warnings where the tournament files disagree with the rating list: a FIDE ID the
+    list does not hold, or a rating other than the list's on the event's rating list (for
+    rapid and blitz, a file may show the standard rating of a player unrated on that list:
+    it stands in, B.02 rapid/blitz §1)."""
+    events = with_columns_present(events, optional_types(Events))
+    players = with_columns_present(players, optional_types(Players))
+    reg = with_columns_present(registry, optional_types(Registry)).select(
+        pl.col(R_ID),
+        pl.col("rating").alias("reg_standard"),
+        pl.col("rapid_rating").alias("reg_rapid"),
+        pl.col("blitz_rating").alias("reg_blitz"),
+    )
+    joined = (
+        players.filter(pl.col(P_FIDE).is_not_null())
+        .join(events.select(E_ID, E_FILE, E_LIST, str(Events.source)), on=E_ID, how="left")
+        .join(reg, left_on=P_FIDE, right_on=R_ID, how="left")
+        .with_columns(
+            found=pl.col("reg_standard").is_not_null() | pl.col(P_FIDE).is_in(reg[R_ID].implode()),
+            expected=pl.when(pl.col(E_LIST) == "rapid")
+            .then(pl.col("reg_rapid"))
+            .when(pl.col(E_LIST) == "blitz")
+            .then(pl.col("reg_blitz"))
+            .otherwise(pl.col("reg_standard")),
+        )
+    )
+    # Agreeing: the file shows the list's rating; or, unrated on a rapid/blitz list, the
+    # file shows nothing or the standard rating that stands in for it.
+    stands_in = (
+        pl.col("expected").is_null()
+        & (pl.col(E_LIST) != "standard")
+        & (pl.col(P_RATING).is_null() | (pl.col(P_RATING) == pl.col("reg_standard")))
+    )
+    problems: list[Problem] = []
+    for r in joined.filter(~pl.col("found")).iter_rows(named=True):
+        ctx = _row_context(r)
+        problems.append(
+            ctx.problem(
+                r[P_LINE],
+                ctx.player_column(P_FIDE),
+                "not-in-registry",
+                f"expected FIDE ID {r[P_FIDE]} in the rating list, got no such player",
+                Severity.WARNING,
+            )
+        )
+    differs = joined.filter(
+        pl.col("found"),
+        pl.col(E_LIST).is_not_null(),
+        ~pl.col(P_RATING).eq_missing(pl.col("expected")),
+        ~stands_in.fill_null(False),
+    )
+    for r in differs.iter_rows(named=True):
+        ctx = _row_context(r)
+        want = r["expected"] if r["expected"] is not None else "unrated"
+        got = r[P_RATING] if r[P_RATING] is not None else "unrated"
+        problems.append(
+            ctx.problem(
+                r[P_LINE],
+                ctx.player_column(P_RATING),
+                "rating-differs",
+                f"expected the rating list's {want} ({r[E_LIST]}) for FIDE ID {r[P_FIDE]}, "
+                f"got {got}; the rating list's value is used",
+                Severity.WARNING,
+            )
+        )
+    return sorted(problems, key=Problem.sort_key)
+
+
+def _row_context(row: dict[str, Any]) -> EventContext:
+    return EventContext(
+        file=str(row.get(E_FILE) or ""),
+        source=str(row.get(str(Events.source)) or ""),
+        list=row.get(E_LIST),
+        start_date=None,
+        end_date=None,
+        rounds=None,
+        time_control=None,
+    )
+
+
+# --- validate_paths: what `elo validate` runs ------------------------------------------------
+
+
+@dataclass
+class FileReport:
+    """One input file: its kind and the problems found in it (and its companion)."""
+
+    file: str
+    kind: str
+    events: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return not any(p.is_error for p in self.problems)
+
+
+@dataclass
+class ValidationReport:
+    files: list[FileReport] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)  # all of them, sorted
+    registries_found: list[str] = field(default_factory=list)  # found while searching
+    events: list[EventData] = field(default_factory=list)
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.is_error]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if not p.is_error]
+
+    @property
+    def invalid(self) -> bool:
+        return bool(self.errors)
+
+    def summary(self) -> str:
+        """`3 files checked: 2 valid, 1 invalid (4 errors, 2 warnings)`."""
+        n = len(self.files)
+        valid = sum(f.valid for f in self.files)
+        errors, warnings = len(self.errors), len(self.warnings)
+        return (
+            f"{n} file{'' if n == 1 else 's'} checked: {valid} valid, {n - valid} invalid "
+            f"({errors} error{'' if errors == 1 else 's'}, "
+            f"{warnings} warning{'' if warnings == 1 else 's'})"
+        )
+
+
+def validate_paths(
+    paths: Sequence[Path], registry_path: Path | None = None, list_override: str | None = None
+) -> ValidationReport:
+    """Find, read and check every input under `paths` (folders searched recursively), and
+    the rating list if given; collect every problem of every file."""
+    from pipeline.ingest.detect import detect_kind_of, find_inputs, read_path
+
+    report = ValidationReport()
+    inputs = find_inputs(paths)
+    given_registry = registry_path.resolve() if registry_path is not None else None
+    for path in inputs.registries:
+        if path.resolve() == given_registry:
+            continue
+        report.registries_found.append(str(path))
+        report.problems.append(
+            Problem(
+                Location(str(path)),
+                "registry-ignored",
+                "expected a tournament file, got a FIDE rating list: pass it with --registry "
+                "to check the players against it",
+                Severity.WARNING,
+            )
+        )
+    for path, why in inputs.skipped:
+        report.problems.append(Problem(Location(str(path)), "skipped-file", why, Severity.WARNING))
+
+    for path in inputs.events:
+        entry = FileReport(str(path), detect_kind_of(path))
+        try:
+            events = read_path(path, list_override)
+        except InputError as exc:
+            entry.problems.extend(exc.problems)
+        else:
+            entry.events = len(events)
+            for ev in events:
+                entry.problems.extend(ev.problems)
+                entry.problems.extend(validate_event(ev))
+                report.events.append(ev)
+        report.files.append(entry)
+    if not inputs.events:
+        report.problems.append(
+            Problem(
+                Location(", ".join(str(p) for p in paths)),
+                "no-events",
+                "expected at least one tournament file (TRF, crosstable XLSX/CSV or games "
+                "CSV), got none",
+            )
+        )
+
+    if registry_path is not None:
+        _check_registry(report, registry_path)
+    for entry in report.files:
+        report.problems.extend(entry.problems)
+    report.problems.sort(key=Problem.sort_key)
+    return report
+
+
+def _check_registry(report: ValidationReport, registry_path: Path) -> None:
+    from pipeline.ingest.registry import read_registry
+
+    entry = FileReport(str(registry_path), "registry")
+    report.files.append(entry)
+    try:
+        registry = read_registry(registry_path)
+    except InputError as exc:
+        entry.problems.extend(exc.problems)
+        return
+    by_file = {f.file: f for f in report.files}
+    for ev in report.events:
+        file = str(ev.events[E_FILE][0])
+        found = check_against_registry(ev.players, ev.events, registry)
+        by_file.get(file, entry).problems.extend(found)
+
+
+__all__ = [
+    "FileReport",
+    "ReaderContractError",
+    "ValidationReport",
+    "check_against_registry",
+    "schema_problems",
+    "validate_event",
+    "validate_paths",
+]

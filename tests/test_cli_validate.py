@@ -1,0 +1,174 @@
+"""`elo validate PATH... [--registry FILE] [--list L]`: problems on stderr as
+`file:line[:column]: message [code]`, a one-line summary on stdout, exit 0 clean or
+warnings only, 1 when any input is invalid, 2 for usage errors (design.md)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pipeline.cli import app
+from tests.conftest import FIXTURES, SAMPLES
+
+VALID = Path(__file__).resolve().parent / "validate" / "data" / "valid_open.trf"
+INVALID = FIXTURES / "invalid"
+PROBLEM_LINE = re.compile(r"^.+?(:\d+(:[^:]+)?)?: (warning: )?expected .+, got .+ \[[a-z0-9-]+\]$")
+
+
+def invoke(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(app, ["validate", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def invalid_fixtures() -> list[Path]:
+    return sorted(
+        p
+        for p in INVALID.iterdir()
+        if p.name != "EXPECTED.csv" and not p.name.endswith(".players.csv")
+    )
+
+
+def test_valid_file_exits_0_with_summary_only() -> None:
+    assert invoke(str(VALID)) == (
+        0,
+        "1 file checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n",
+        "",
+    )
+
+
+def test_exact_problem_line_on_stderr() -> None:
+    path = INVALID / "trf_points_mismatch.trf"
+    code, out, err = invoke(str(path))
+    assert code == 1
+    assert err == (
+        f"{path}:13:81-84: expected 0.5 points (the sum of the results, 1/½/0), "
+        "got 2.5 declared [points-mismatch]\n"
+    )
+    assert out == "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)\n"
+
+
+@pytest.mark.parametrize("path", invalid_fixtures(), ids=lambda p: p.name)
+def test_each_invalid_fixture_exits_1(path: Path) -> None:
+    code, out, err = invoke(str(path))
+    assert code == 1
+    assert out.startswith("1 file checked: 0 valid, 1 invalid (")
+    lines = err.splitlines()
+    assert lines
+    assert all(line.startswith(str(path)) and PROBLEM_LINE.match(line) for line in lines), err
+
+
+def test_folder_is_searched_and_every_file_reported() -> None:
+    fixtures = invalid_fixtures()
+    code, out, err = invoke(str(INVALID))
+    assert code == 1
+    n = len(fixtures)
+    assert out.startswith(f"{n} files checked: 0 valid, {n} invalid (")
+    assert out.endswith(" errors, 1 warning)\n")
+    errors = [line for line in err.splitlines() if ": warning: " not in line]
+    assert {line.split(":", 1)[0] for line in errors} == {str(p) for p in fixtures}
+    # The expectations table is no tournament file: skipped, with a warning saying why.
+    warnings = [line for line in err.splitlines() if ": warning: " in line]
+    assert len(warnings) == 1
+    assert warnings[0].startswith(
+        f"{INVALID / 'EXPECTED.csv'}: warning: expected a TRF file, a crosstable (XLSX/CSV), "
+        "a games CSV or a rating list, got a file starting '# Every problem"
+    )
+    assert warnings[0].endswith(" [skipped-file]")
+
+
+def test_valid_and_invalid_together_exit_1() -> None:
+    code, out, _ = invoke(str(VALID), str(INVALID / "trf_bad_rating.trf"))
+    assert code == 1
+    assert out == "2 files checked: 1 valid, 1 invalid (1 error, 0 warnings)\n"
+
+
+# The real files of the shared folder: all consistent. The Gros 2010 file names no time
+# control (092 "Individual: Swiss-System", 122 "moves/time, increment"), so the arbiter
+# says which list; it declares 9 rounds (XXR) and holds 5, a warning.
+SHARED_TRF = [
+    ("fide_example1_karl_mala_2005.trf", [], 0),
+    ("fide_tec_sample_grandmommys_cup_trf26_team.trf", [], 0),
+    ("javafo_sample_open_gros_2010.trf", ["--list", "standard"], 1),
+]
+
+
+@pytest.mark.parametrize(("name", "extra", "warnings"), SHARED_TRF, ids=[s[0] for s in SHARED_TRF])
+def test_shared_trf_files_are_valid(
+    shared_dir: Path, name: str, extra: list[str], warnings: int
+) -> None:
+    path = shared_dir / "data" / "trf" / name
+    code, out, err = invoke(str(path), *extra)
+    assert code == 0, err
+    plural = "" if warnings == 1 else "s"
+    assert out == f"1 file checked: 1 valid, 0 invalid (0 errors, {warnings} warning{plural})\n"
+    assert all(": warning: " in line for line in err.splitlines())
+
+
+def test_shared_trf_folder_covers_every_file(shared_dir: Path) -> None:
+    names = sorted(p.name for p in (shared_dir / "data" / "trf").iterdir())
+    assert names == sorted(s[0] for s in SHARED_TRF)
+
+
+def test_unknown_list_asks_for_the_option(shared_dir: Path) -> None:
+    path = shared_dir / "data" / "trf" / "javafo_sample_open_gros_2010.trf"
+    code, _, err = invoke(str(path))
+    assert code == 1
+    assert f"{path}: expected a time control that names the rating list" in err
+    assert "pass --list standard|rapid|blitz [unknown-list]" in err
+
+
+def test_samples_folder_is_valid() -> None:
+    events = SAMPLES / "events"
+    if not events.is_dir() or not any(events.iterdir()):
+        pytest.skip("samples/ holds no events yet")
+    registry = SAMPLES / "registry" / "players_list_foa.txt"
+    code, out, err = invoke(str(SAMPLES), "--registry", str(registry))
+    assert code == 0, err
+    assert "0 invalid (0 errors" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["no-such-file.trf"], "elo: error: no-such-file.trf: no such file or folder\n"),
+        (
+            [str(VALID), "--list", "classical"],
+            "elo: error: --list: expected one of standard, rapid, blitz, got 'classical'\n",
+        ),
+        (
+            [str(VALID), "--registry", "no-such-list.txt"],
+            "elo: error: no-such-list.txt: no such file or folder\n",
+        ),
+    ],
+    ids=["no-such-path", "bad-list", "no-such-registry"],
+)
+def test_usage_errors_exit_2(args: list[str], message: str) -> None:
+    assert invoke(*args) == (2, "", message)
+
+
+def test_list_option_overrides_the_file() -> None:
+    code, out, _ = invoke(str(INVALID / "trf_no_list.trf"), "--list", "rapid")
+    assert (code, out) == (0, "1 file checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n")
+
+
+def test_unknown_file_named_explicitly_is_invalid(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("Round 1 pairings will be posted at 10:00.\n", encoding="utf-8")
+    code, out, err = invoke(str(path))
+    assert code == 1
+    assert err == (
+        f"{path}: expected a TRF file, a crosstable (XLSX/CSV), a games CSV or a rating "
+        "list, got a file starting 'Round 1 pairings will be posted at 10:00.' "
+        "[unknown-format]\n"
+    )
+    assert out == "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)\n"
+
+
+def test_empty_folder_is_an_input_error(tmp_path: Path) -> None:
+    code, out, err = invoke(str(tmp_path))
+    assert code == 1
+    assert "[no-events]" in err
+    assert out == "0 files checked: 0 valid, 0 invalid (1 error, 0 warnings)\n"
