@@ -1,0 +1,196 @@
+"""Benchmark: the whole job on a synthetic rating period at federation scale.
+
+A period of 1,000 standard events (TRF), 100 players each (100,000 player entries) and
+10 rounds (1,000,000 game rows, both sides of every game), against a synthetic full FIDE
+combined list of 1.64 M players, run through `pipeline.run.run_job` in a child process:
+wall time and peak memory per stage (discover, ingest, validate, registry, rate, report).
+
+In the same child, after the job, the rating stage is compared with a plain per-game
+Python loop over the same rated games using the scalar rules (pipeline.rules.fide): D,
+the cap, PD from the table, ΔR, per-player sums, the 700 rule, rounding. Both must give
+the same changes.
+
+Targets: < 60 s and < 2 GB in all; the rating stage >= 50x faster than the loop.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+EVENTS = 1_000
+PLAYERS_PER_EVENT = 100
+ROUNDS = 10
+REGISTRY_PLAYERS = 1_640_000
+
+
+def _pool(registry: Path) -> list[tuple[int, str, int, str]]:
+    """(fide_id, name, standard rating, federation) of players rated on the standard list."""
+    import polars as pl
+
+    from pipeline.ingest.registry import read_registry
+
+    reg = read_registry(registry).filter(pl.col("rating").is_not_null())
+    rows = reg.select("fideid", "name", "rating", "country").rows()
+    return [(int(i), str(n or "Player"), int(r), str(c or "")) for i, n, r, c in rows]
+
+
+def _event_text(rng: random.Random, number: int, players: list[tuple[int, str, int, str]]) -> str:
+    """A valid TRF16 event: random pairings each round, results from the ratings."""
+    n = len(players)
+    slots: list[list[str]] = [[] for _ in range(n)]
+    points = [0] * n  # half points
+    for _ in range(ROUNDS):
+        order = list(range(n))
+        rng.shuffle(order)
+        for a, b in zip(order[0::2], order[1::2], strict=True):
+            d = players[a][2] - players[b][2]
+            p_a = 1 / (1 + 10 ** (-d / 400))
+            x = rng.random()
+            res_a, res_b = (
+                ("1", "0") if x < p_a - 0.15 else ("=", "=") if x < p_a + 0.15 else ("0", "1")
+            )
+            points[a] += {"1": 2, "=": 1, "0": 0}[res_a]
+            points[b] += {"1": 2, "=": 1, "0": 0}[res_b]
+            slots[a].append(f"  {b + 1:4d} w {res_a}")
+            slots[b].append(f"  {a + 1:4d} b {res_b}")
+    day = 1 + number % 28
+    lines = [
+        f"012 Synthetic Open {number:04d}",
+        "022 Benchtown",
+        f"042 2026/11/{day:02d}",
+        f"052 2026/11/{day:02d}",
+        f"062 {n}",
+        "092 Individual: Swiss-System",
+        "222 5400+30",
+        f"XXR {ROUNDS}",
+    ]
+    for i, (fide_id, name, rating, fed) in enumerate(players):
+        pts = f"{points[i] // 2}.{5 if points[i] % 2 else 0}"
+        head = (
+            f"001 {i + 1:4d} m    {name[:33]:<33} {rating:4d} {fed[:3]:<3} {fide_id:11d} "
+            f"{'1990/00/00':<10} {pts:>4} {i + 1:4d}"
+        )
+        lines.append(head + "".join(slots[i]))
+    return "\n".join(lines) + "\n"
+
+
+def _write_period(folder: Path) -> Path:
+    from bench.registry import synthesize_combined_list
+
+    registry = folder / "players_list_foa.txt"
+    synthesize_combined_list(registry, REGISTRY_PLAYERS)
+    pool = _pool(registry)
+    rng = random.Random(7)
+    events = folder / "events"
+    events.mkdir()
+    for number in range(EVENTS):
+        chosen = rng.sample(pool, PLAYERS_PER_EVENT)
+        chosen.sort(key=lambda p: -p[2])
+        (events / f"event{number:04d}.trf").write_text(
+            _event_text(rng, number, chosen), encoding="utf-8"
+        )
+    return registry
+
+
+def _loop_baseline(
+    games_rows: list[tuple[str, int, int, int, int]],
+) -> tuple[float, dict[str, int]]:
+    """Plain per-game Python loop over (player, rating, opponent rating, score, k)."""
+    from datetime import date
+
+    from pipeline.rules.fide import difference_used, expected_score, k_after_700, round_half_away
+    from pipeline.rules.ruleset import ruleset_for
+
+    rs = ruleset_for(date(2026, 11, 1), "standard")
+    started = time.perf_counter()
+    sums: dict[str, int] = {}
+    counts: dict[str, int] = {}
+    ks: dict[str, int] = {}
+    for player, rating, opp, score, k in games_rows:
+        d_used = difference_used(rating, opp, rs)
+        delta = score - expected_score(d_used)
+        sums[player] = sums.get(player, 0) + delta
+        counts[player] = counts.get(player, 0) + 1
+        ks[player] = k
+    changes = {p: round_half_away(k_after_700(ks[p], counts[p]) * s) for p, s in sums.items()}
+    return time.perf_counter() - started, changes
+
+
+_CHILD = """
+import json, sys, time
+from pathlib import Path
+from pipeline.run import RunOptions, run_job
+import polars as pl
+from bench.pipeline import _loop_baseline
+
+folder = Path(sys.argv[1])
+started = time.perf_counter()
+outcome = run_job(RunOptions(paths=[folder / "events"], registry=folder / "players_list_foa.txt",
+                             out_dir=folder / "out"))
+wall = time.perf_counter() - started
+res = outcome.result
+assert res is not None, outcome.loaded.errors[:5]
+rated = res.games.filter(pl.col("rated")).select(
+    pl.col("fide_id").cast(pl.Utf8), "rating", "opponent_rating",
+    (pl.col("score") * 100).round(0).cast(pl.Int64), "k")
+loop_s, changes = _loop_baseline(rated.rows())
+vec = dict(res.ratings.filter(pl.col("status") == "rated").select(
+    pl.col("fide_id").cast(pl.Utf8), "change").rows())
+agree = all(vec.get(p) == c for p, c in changes.items())
+print(json.dumps({"wall": wall, "timings": outcome.timings, "peaks": outcome.peaks,
+                  "exit": outcome.exit_code, "rated_rows": rated.height,
+                  "game_rows": res.games.height, "players": res.ratings.height,
+                  "loop_s": loop_s, "agree": agree}))
+"""
+
+
+def main() -> None:
+    root = Path(__file__).resolve().parent.parent
+    with tempfile.TemporaryDirectory(prefix="elo-bench-period-") as tmp:
+        folder = Path(tmp)
+        started = time.perf_counter()
+        _write_period(folder)
+        print(
+            f"synthesized {EVENTS:,} events / {EVENTS * PLAYERS_PER_EVENT:,} player entries / "
+            f"{EVENTS * PLAYERS_PER_EVENT * ROUNDS:,} game rows and a "
+            f"{REGISTRY_PLAYERS:,}-player list in {time.perf_counter() - started:.1f} s",
+            flush=True,
+        )
+        done = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(folder)],
+            check=True,
+            capture_output=True,
+            text=True,
+            cwd=root,
+        )
+        data = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"exit code {data['exit']}; {data['game_rows']:,} game rows, {data['players']:,} players")
+    print(f"{'stage':<10} {'seconds':>8} {'peak MB':>8}")
+    for stage, seconds in data["timings"].items():
+        peak = data["peaks"].get(stage)
+        print(f"{stage:<10} {seconds:8.2f} {peak / 1e6 if peak else float('nan'):8.0f}")
+    peak_all = max(data["peaks"].values()) if data["peaks"] else 0
+    print(f"{'total':<10} {data['wall']:8.2f} {peak_all / 1e6:8.0f}")
+    rate_s = data["timings"]["rate"]
+    loop_s = data["loop_s"]
+    rows = data["rated_rows"]
+    print(
+        f"rating stage {rate_s:.2f} s ({rows / rate_s:,.0f} game rows/s); plain Python loop "
+        f"{loop_s:.2f} s ({rows / loop_s:,.0f} rows/s); ratio {loop_s / rate_s:.1f}x; "
+        f"same changes: {data['agree']}"
+    )
+    print(
+        f"targets: total < 60 s {'met' if data['wall'] < 60 else 'MISSED'}; "
+        f"peak < 2 GB {'met' if peak_all < 2e9 else 'MISSED'}; "
+        f"rating >= 50x loop {'met' if loop_s / rate_s >= 50 else 'MISSED'}"
+    )
+
+
+if __name__ == "__main__":
+    main()

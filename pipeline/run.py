@@ -1,0 +1,307 @@
+"""Orchestrates one job: find inputs -> read -> validate -> rate -> report.
+
+No printing here: the CLI passes a progress callback and prints what `RunOutcome` holds.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pipeline.errors import InputError, Location, Problem, Severity
+
+if TYPE_CHECKING:
+    import polars as pl
+
+    from pipeline.ingest.model import EventData
+    from pipeline.rate import RateResult
+
+ProgressFn = Callable[[int, int, str], None]
+
+EXIT_OK = 0
+EXIT_INPUT = 1
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    paths: Sequence[Path]
+    registry: Path | None = None
+    list_override: str | None = None
+    period: str | None = None  # "YYYY-MM"
+    rules_date: date | None = None
+    rounding: str = "period"
+    out_dir: Path | None = None  # None: compute only (explain)
+    skip_invalid: bool = False
+    today: date = field(default_factory=date.today)
+
+
+@dataclass
+class Loaded:
+    """Everything read and checked, before rating."""
+
+    events: list[EventData] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    invalid_files: list[str] = field(default_factory=list)
+    ignored_registries: list[str] = field(default_factory=list)
+    registry: pl.DataFrame | None = None
+    files_read: int = 0
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.is_error]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if not p.is_error]
+
+
+@dataclass
+class RunOutcome:
+    exit_code: int
+    loaded: Loaded
+    result: RateResult | None = None
+    written: list[Path] = field(default_factory=list)
+    timings: dict[str, float] = field(default_factory=dict)
+    peaks: dict[str, int] = field(default_factory=dict)
+    summary: dict[str, object] = field(default_factory=dict)
+
+
+def _peak_rss_bytes() -> int | None:
+    """Peak resident memory of this process so far (None where the OS doesn't say)."""
+    try:
+        import resource
+    except ImportError:  # Windows
+        return None
+    kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return int(kib) * (1 if sys.platform == "darwin" else 1024)
+
+
+class Timer:
+    """Wall time per stage, and the process's peak memory at the end of each stage."""
+
+    def __init__(self) -> None:
+        self.timings: dict[str, float] = {}
+        self.peaks: dict[str, int] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[None]:
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - start
+            peak = _peak_rss_bytes()
+            if peak is not None:
+                self.peaks[name] = peak
+
+
+def _period_problems(events: list[EventData], period: str) -> list[Problem]:
+    """Warn about events that start outside the given rating period (YYYY-MM)."""
+    problems: list[Problem] = []
+    for ev in events:
+        row = ev.events.row(0, named=True)
+        start = row.get("start_date")
+        if isinstance(start, date) and start.strftime("%Y-%m") != period:
+            problems.append(
+                Problem(
+                    Location(str(row["file"])),
+                    "outside-period",
+                    f"expected an event of period {period}, got one starting {start.isoformat()}",
+                    Severity.WARNING,
+                )
+            )
+    return problems
+
+
+def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None = None) -> Loaded:
+    """Read and validate every input; collect all problems of all files."""
+    from pipeline.ingest.detect import find_inputs, read_path
+    from pipeline.validate import validate_event
+
+    loaded = Loaded()
+    with timer.stage("discover"):
+        inputs = find_inputs(list(options.paths))
+    given = options.registry.resolve() if options.registry is not None else None
+    loaded.ignored_registries = [str(p) for p in inputs.registries if p.resolve() != given]
+    for path, why in inputs.skipped:
+        loaded.problems.append(Problem(Location(str(path)), "skipped-file", why, Severity.WARNING))
+
+    total = len(inputs.events)
+    for i, path in enumerate(inputs.events, start=1):
+        if progress is not None:
+            progress(i, total, str(path))
+        loaded.files_read += 1
+        try:
+            with timer.stage("ingest"):
+                events = read_path(path, options.list_override)
+        except InputError as exc:
+            loaded.problems.extend(exc.problems)
+            loaded.invalid_files.append(str(path))
+            continue
+        with timer.stage("validate"):
+            for ev in events:
+                problems = list(ev.problems) + validate_event(ev)
+                loaded.problems.extend(problems)
+                if any(p.is_error for p in problems):
+                    loaded.invalid_files.append(str(ev.events["file"][0]))
+                else:
+                    loaded.events.append(ev)
+    if total == 0:
+        loaded.problems.append(
+            Problem(
+                Location(", ".join(str(p) for p in options.paths)),
+                "no-events",
+                "expected at least one tournament file (TRF, crosstable XLSX/CSV or games "
+                "CSV), got none",
+            )
+        )
+
+    if options.period is not None:
+        loaded.problems.extend(_period_problems(loaded.events, options.period))
+
+    if options.registry is not None:
+        from pipeline.ingest.registry import read_registry
+
+        try:
+            with timer.stage("registry"):
+                loaded.registry = read_registry(options.registry)
+        except InputError as exc:
+            loaded.problems.extend(exc.problems)
+            loaded.invalid_files.append(str(options.registry))
+    loaded.invalid_files = sorted(set(loaded.invalid_files))
+    return loaded
+
+
+def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult:
+    import polars as pl
+
+    from pipeline.rate import RateOptions, rate_period
+
+    with timer.stage("rate"):
+        events = pl.concat([ev.events for ev in loaded.events], how="diagonal_relaxed")
+        players = pl.concat([ev.players for ev in loaded.events], how="diagonal_relaxed")
+        games = pl.concat([ev.games for ev in loaded.events], how="diagonal_relaxed")
+        return rate_period(
+            events,
+            players,
+            games,
+            loaded.registry,
+            RateOptions(
+                rules_date=options.rules_date,
+                rounding=options.rounding,
+                period=options.period,
+                today=options.today,
+            ),
+        )
+
+
+def _problem_dict(p: Problem) -> dict[str, object]:
+    loc = p.location
+    return {
+        "file": loc.file,
+        "line": loc.line,
+        "column": loc.column,
+        "code": p.code,
+        "message": p.message,
+        "severity": p.severity.value,
+    }
+
+
+def build_summary(
+    loaded: Loaded,
+    result: RateResult | None,
+    exit_code: int,
+    timings: dict[str, float],
+    warnings: list[Problem],
+) -> dict[str, object]:
+    summary: dict[str, object] = {
+        "status": "ok" if exit_code == EXIT_OK else ("partial" if result else "rejected"),
+        "exit_code": exit_code,
+        "files_read": loaded.files_read,
+        "events_rated": len(loaded.events) if result is not None else 0,
+        "invalid_files": loaded.invalid_files,
+        "ignored_registries": loaded.ignored_registries,
+        "errors": [_problem_dict(p) for p in loaded.errors],
+        "warnings": [_problem_dict(p) for p in warnings],
+    }
+    if result is not None:
+        import polars as pl
+
+        ratings = result.ratings
+        games = result.games
+        per_list: dict[str, dict[str, int]] = {}
+        for lst in sorted(set(ratings["list"].to_list())):
+            sub = ratings.filter(pl.col("list") == lst)
+            per_list[str(lst)] = {
+                "players": sub.height,
+                "rated_games": int(games.filter((pl.col("list") == lst) & pl.col("rated")).height)
+                // 2,
+                **{
+                    status: int(sub.filter(pl.col("status") == status).height)
+                    for status in ("rated", "initial", "unrated", "no-rated-games")
+                },
+            }
+        summary["counts"] = {
+            "events": result.events.height,
+            "player_entries": int(sum(ev.players.height for ev in loaded.events)),
+            "players": ratings.height,
+            "game_rows": games.height,
+            "rated_game_rows": int(games["rated"].sum()),
+            "per_list": per_list,
+        }
+        summary["events"] = [
+            {
+                "name": row.get("name"),
+                "file": row.get("file"),
+                "list": row.get("list"),
+                "start_date": str(row["start_date"]) if row.get("start_date") else None,
+                "rule_set": row.get("rule_set"),
+            }
+            for row in result.events.iter_rows(named=True)
+        ]
+    summary["timings"] = {k: round(v, 4) for k, v in timings.items()}
+    return summary
+
+
+def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
+    """The main job (`elo run`): read, validate, rate, write. Returns what happened."""
+    timer = Timer()
+    loaded = load_inputs(options, timer, progress)
+    registry_bad = options.registry is not None and loaded.registry is None
+    blocked = bool(loaded.errors) and (not options.skip_invalid or registry_bad)
+    if blocked or not loaded.events:
+        outcome = RunOutcome(EXIT_INPUT, loaded, timings=timer.timings, peaks=timer.peaks)
+        outcome.summary = build_summary(loaded, None, EXIT_INPUT, timer.timings, loaded.warnings)
+        if options.out_dir is not None:
+            from pipeline.report.tables import write_error_report
+
+            with timer.stage("report"):
+                outcome.written = [
+                    write_error_report(options.out_dir, loaded.problems, outcome.summary)
+                ]
+        return outcome
+
+    result = rate_loaded(loaded, options, timer)
+    exit_code = EXIT_INPUT if loaded.errors else EXIT_OK
+    warnings = sorted([*loaded.warnings, *result.warnings], key=Problem.sort_key)
+    outcome = RunOutcome(exit_code, loaded, result, timings=timer.timings, peaks=timer.peaks)
+    outcome.summary = build_summary(loaded, result, exit_code, timer.timings, warnings)
+    if options.out_dir is not None:
+        from pipeline.report.tables import write_outputs
+
+        with timer.stage("report"):
+            outcome.written = write_outputs(
+                result,
+                options.out_dir,
+                summary=outcome.summary,
+                checks=warnings,
+                skipped=list(loaded.errors),
+            )
+        outcome.summary["timings"] = {k: round(v, 4) for k, v in timer.timings.items()}
+    return outcome
