@@ -1,0 +1,174 @@
+"""The console summary of a run, as a rich renderable (the CLI prints it) or plain text.
+
+    render_summary(summary, ratings, written=paths) -> rich Group
+    summary_text(summary, ratings, written=paths, width=100) -> str
+
+`summary` is the dict summary.json is written from (pipeline.run.build_summary): status,
+exit_code, counts.per_list, warnings, errors, report_notes. `ratings` (optional) is the
+ratings frame, for the largest gains and losses.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import polars as pl
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from pipeline.report import columns as c
+
+_STATUS_STYLE = {"ok": "bold green", "partial": "bold yellow", "rejected": "bold red"}
+_PER_LIST = [
+    ("players", "players"),
+    ("rated", "rated"),
+    ("initial", "initial"),
+    ("unrated", "unrated"),
+    ("no-rated-games", "no rated games"),
+    ("rated_games", "rated games"),
+]
+
+
+def _mapping(value: object) -> Mapping[str, object]:
+    return value if isinstance(value, Mapping) else {}
+
+
+def _sequence(value: object) -> Sequence[object]:
+    return value if isinstance(value, list | tuple) else []
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"
+
+
+def _headline(summary: Mapping[str, object]) -> Text:
+    status = str(summary.get("status", "ok"))
+    counts = _mapping(summary.get("counts"))
+    errors = len(_sequence(summary.get("errors")))
+    text = Text()
+    text.append(status.upper(), style=_STATUS_STYLE.get(status, "bold"))
+    text.append(f" (exit {summary.get('exit_code', 0)}): ")
+    if status == "rejected":
+        text.append(f"input rejected, {_plural(errors, 'error')}; nothing was rated")
+        return text
+    text.append(
+        f"{_plural(int(str(counts.get('events', 0))), 'event')} rated, "
+        f"{_plural(int(str(counts.get('players', 0))), 'player')}"
+    )
+    invalid = _sequence(summary.get("invalid_files"))
+    if invalid:
+        text.append(f"; {_plural(len(invalid), 'file')} skipped ({_plural(errors, 'error')})")
+    return text
+
+
+def _per_list_table(summary: Mapping[str, object]) -> Table | None:
+    per_list = _mapping(_mapping(summary.get("counts")).get("per_list"))
+    if not per_list:
+        return None
+    table = Table(title="Players per rating list", title_justify="left", title_style="bold")
+    table.add_column("list")
+    for _, label in _PER_LIST:
+        table.add_column(label, justify="right")
+    for name, raw in per_list.items():
+        row = _mapping(raw)
+        table.add_row(str(name), *(str(row.get(key, "")) for key, _ in _PER_LIST))
+    return table
+
+
+def _movers_table(ratings: pl.DataFrame, top: int) -> Table | None:
+    moved = ratings.filter(
+        (pl.col(c.STATUS) == "rated") & pl.col(c.CHANGE).is_not_null() & (pl.col(c.CHANGE) != 0)
+    )
+    if moved.height == 0:
+        return None
+    gains = moved.filter(pl.col(c.CHANGE) > 0).sort(
+        [-pl.col(c.CHANGE), pl.col(c.NAME)], maintain_order=True
+    )
+    losses = moved.filter(pl.col(c.CHANGE) < 0).sort(
+        [pl.col(c.CHANGE), pl.col(c.NAME)], maintain_order=True
+    )
+    table = Table(
+        title=f"Largest gains and losses (top {top})", title_justify="left", title_style="bold"
+    )
+    for name in ("list", "FIDE ID", "name", "Ro", "change", "new"):
+        table.add_column(name, justify="left" if name in ("list", "name") else "right")
+    for i, (frame, style) in enumerate(((gains.head(top), "green"), (losses.head(top), "red"))):
+        if i == 1 and gains.height and losses.height:
+            table.add_section()
+        for row in frame.iter_rows(named=True):
+            fide = row[c.FIDE_ID]
+            table.add_row(
+                str(row[c.LIST]),
+                "" if fide is None else str(fide),
+                str(row[c.NAME]),
+                str(row[c.RATING_BEFORE]),
+                Text(f"{row[c.CHANGE]:+d}", style=style),
+                str(row[c.RATING_AFTER]),
+            )
+    return table
+
+
+def _problem_line(raw: object) -> str:
+    p = _mapping(raw)
+    where = ":".join(
+        str(part)
+        for part in (p.get("file"), p.get("line"), p.get("column"))
+        if part not in (None, "")
+    )
+    return f"{where}: {p.get('message', '')} [{p.get('code', '')}]"
+
+
+def _problems(summary: Mapping[str, object], key: str, label: str, limit: int) -> Text | None:
+    items = _sequence(summary.get(key))
+    if not items:
+        return None
+    text = Text(f"{_plural(len(items), label)}:", style="bold")
+    for raw in items[:limit]:
+        text.append("\n  " + _problem_line(raw), style="")
+    if len(items) > limit:
+        text.append(f"\n  ... and {len(items) - limit} more (Checks sheet of report.xlsx)")
+    return text
+
+
+def render_summary(
+    summary: Mapping[str, object],
+    ratings: pl.DataFrame | None = None,
+    *,
+    written: Sequence[Path] = (),
+    top: int = 5,
+    max_problems: int = 10,
+) -> Group:
+    """Headline, players per list, largest gains/losses, warnings, notes, files written."""
+    parts: list[RenderableType] = [_headline(summary)]
+    per_list = _per_list_table(summary)
+    if per_list is not None:
+        parts.append(per_list)
+    if ratings is not None:
+        movers = _movers_table(ratings, top)
+        if movers is not None:
+            parts.append(movers)
+    for key, label in (("errors", "error"), ("warnings", "warning"), ("report_notes", "note")):
+        block = _problems(summary, key, label, max_problems)
+        if block is not None:
+            parts.append(block)
+    if written:
+        parts.append(Text("Wrote " + ", ".join(str(p) for p in written)))
+    return Group(*parts)
+
+
+def summary_text(
+    summary: Mapping[str, object],
+    ratings: pl.DataFrame | None = None,
+    *,
+    written: Sequence[Path] = (),
+    width: int = 100,
+    top: int = 5,
+) -> str:
+    """The same as plain text (no colour codes), e.g. for logs and tests."""
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
+    console.print(render_summary(summary, ratings, written=written, top=top))
+    return buffer.getvalue()

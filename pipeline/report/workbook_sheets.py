@@ -1,0 +1,244 @@
+"""The table sheets of report.xlsx: Summary, Top changes, Games, Events, Checks.
+
+Each builder returns a `TableSheet`: the rows as a polars frame plus the columns to show
+(header, value expression, style). workbook.py lays them out; nothing here touches openpyxl.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import polars as pl
+
+from pipeline.errors import Problem
+from pipeline.report import columns as c
+from pipeline.report.workbook_style import TEXT_STYLES
+
+
+@dataclass(frozen=True)
+class Col:
+    header: str
+    value: pl.Expr
+    style: str = "text"  # workbook_style.STYLES key; TEXT_STYLES hold text, others numbers
+
+    @property
+    def numeric(self) -> bool:
+        return self.style not in TEXT_STYLES
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    name: str
+    frame: pl.DataFrame
+    columns: Sequence[Col]
+    chart: bool = False  # Top changes: bar chart of the Gain / Loss columns
+    landscape: bool = True
+
+    def body(self) -> pl.DataFrame:
+        """One column per shown column, named c0, c1, ..."""
+        return self.frame.select([col.value.alias(f"c{i}") for i, col in enumerate(self.columns)])
+
+
+def with_k(games: pl.DataFrame, ratings: pl.DataFrame) -> pl.DataFrame:
+    """Add `_k` to the games: rate.py's per-game `k` extra, else the player's K from the
+    ratings (list, FIDE ID); null for players without an ID when no extra is given."""
+    if c.X_K in games.columns:
+        return games.with_columns(pl.col(c.X_K).cast(pl.Int64).alias("_k"))
+    keys = ratings.filter(pl.col(c.FIDE_ID).is_not_null()).select(
+        pl.col(c.LIST).alias(c.G_LIST),
+        pl.col(c.FIDE_ID).cast(pl.Int64).alias(c.G_FIDE_ID),
+        pl.col(c.K).cast(pl.Int64).alias("_k"),
+    )
+    keys = keys.unique([c.G_LIST, c.G_FIDE_ID], keep="first", maintain_order=True)
+    return games.with_columns(pl.col(c.G_FIDE_ID).cast(pl.Int64)).join(
+        keys, on=[c.G_LIST, c.G_FIDE_ID], how="left", maintain_order="left"
+    )
+
+
+def k_times_delta(k: pl.Expr, delta: pl.Expr) -> pl.Expr:
+    """K·ΔR computed in integer hundredths, shown with two decimals."""
+    return (k.cast(pl.Int64) * c.hundredths(delta)) / 100
+
+
+# --- Summary ----------------------------------------------------------------------------
+
+
+def summary_sheet(ratings: pl.DataFrame) -> TableSheet:
+    frame = ratings.sort(
+        [c.list_rank(pl.col(c.LIST)), pl.col(c.NAME), pl.col(c.FIDE_ID)],
+        nulls_last=True,
+        maintain_order=True,
+    )
+    score_h = c.hundredths(pl.col(c.SCORE))
+    sum_delta = pl.when(pl.col(c.RATING_BEFORE).is_not_null() & (pl.col(c.GAMES) > 0)).then(
+        (score_h - c.hundredths(pl.col(c.EXPECTED))) / 100
+    )
+    cols = [
+        Col("FIDE ID", pl.col(c.FIDE_ID), "int"),
+        Col("Name", pl.col(c.NAME)),
+        Col("Fed", pl.col(c.FEDERATION)),
+        Col("Title", c.optional(ratings, c.X_TITLE, pl.String())),
+        Col("List", pl.col(c.LIST)),
+        Col("Ro", pl.col(c.RATING_BEFORE), "int"),
+        Col("K", pl.col(c.K), "int"),
+        Col("Games", pl.col(c.GAMES), "int"),
+        Col("Score", pl.col(c.SCORE), "score"),
+        Col("Expected (ΣPD)", pl.col(c.EXPECTED), "pd"),
+        Col("ΣΔR", sum_delta, "signed2"),
+        Col("K·ΣΔR unrounded", pl.col(c.CHANGE_UNROUNDED), "signed2"),
+        Col("Change", pl.col(c.CHANGE), "signed0"),
+        Col("New rating", pl.col(c.RATING_AFTER), "int"),
+        Col("Status", pl.col(c.STATUS)),
+    ]
+    return TableSheet("Summary", frame, cols)
+
+
+# --- Top changes ------------------------------------------------------------------------
+
+
+def top_changes_sheet(ratings: pl.DataFrame, top: int) -> TableSheet:
+    """The `top` largest gains and losses (rounded change) of rated players."""
+    moved = ratings.filter(
+        pl.col(c.CHANGE).is_not_null() & (pl.col(c.STATUS) == "rated") & (pl.col(c.CHANGE) != 0)
+    )
+    several_lists = moved[c.LIST].n_unique() > 1
+    order = [pl.col(c.NAME), pl.col(c.FIDE_ID)]
+    gains = moved.filter(pl.col(c.CHANGE) > 0).sort(
+        [-pl.col(c.CHANGE), *order], nulls_last=True, maintain_order=True
+    )
+    losses = moved.filter(pl.col(c.CHANGE) < 0).sort(
+        [pl.col(c.CHANGE), *order], nulls_last=True, maintain_order=True
+    )
+    frame = pl.concat([gains.head(top), losses.head(top)], how="vertical_relaxed")
+    label = pl.col(c.NAME)
+    if several_lists:
+        label = pl.concat_str([pl.col(c.NAME), pl.lit(" ("), pl.col(c.LIST), pl.lit(")")])
+    cols = [
+        Col("Player", label),
+        Col("FIDE ID", pl.col(c.FIDE_ID), "int"),
+        Col("List", pl.col(c.LIST)),
+        Col("Ro", pl.col(c.RATING_BEFORE), "int"),
+        Col("Gain", pl.when(pl.col(c.CHANGE) > 0).then(pl.col(c.CHANGE)), "signed0"),
+        Col("Loss", pl.when(pl.col(c.CHANGE) < 0).then(pl.col(c.CHANGE)), "signed0"),
+        Col("New rating", pl.col(c.RATING_AFTER), "int"),
+    ]
+    return TableSheet("Top changes", frame, cols, chart=frame.height > 0, landscape=False)
+
+
+# --- Games ------------------------------------------------------------------------------
+
+
+def games_sheet(games: pl.DataFrame, ratings: pl.DataFrame) -> TableSheet:
+    frame = with_k(games, ratings)
+    rated = pl.col(c.G_RATED).fill_null(False)
+    reason = pl.col(c.G_REASON).cast(pl.String)
+    status = (
+        pl.when(rated)
+        .then(pl.lit("rated"))
+        .when(reason.is_null() | (reason == ""))
+        .then(pl.lit("not rated"))
+        .otherwise(reason)
+    )
+    cols = [
+        Col("Event", pl.col(c.G_TOURNAMENT)),
+        Col("List", pl.col(c.G_LIST)),
+        Col("Rd", pl.col(c.G_ROUND), "int"),
+        Col("FIDE ID", pl.col(c.G_FIDE_ID), "int"),
+        Col("Player", pl.col(c.G_NAME)),
+        Col("Rating", pl.col(c.G_RATING), "int"),
+        Col("Col", pl.col(c.G_COLOUR), "center"),
+        Col("Opp. FIDE ID", pl.col(c.G_OPPONENT_FIDE_ID), "int"),
+        Col("Opponent", pl.col(c.G_OPPONENT_NAME)),
+        Col("Opp. rating", pl.col(c.G_OPPONENT_RATING), "int"),
+        Col("Result", pl.col(c.G_RESULT), "center"),
+        Col("Score", pl.col(c.G_SCORE), "score"),
+        Col("D", pl.col(c.G_DIFFERENCE), "signed0"),
+        Col("D used", pl.col(c.G_DIFFERENCE_USED), "signed0"),
+        Col("PD", pl.col(c.G_EXPECTED), "pd"),
+        Col("ΔR", pl.when(rated).then(pl.col(c.G_DELTA)), "signed2"),
+        Col("K", pl.when(rated).then(pl.col("_k")), "int"),
+        Col("K·ΔR", pl.when(rated).then(k_times_delta(pl.col("_k"), pl.col(c.G_DELTA))), "signed2"),
+        Col("Rated / reason", status),
+    ]
+    return TableSheet("Games", frame, cols)
+
+
+# --- Events -----------------------------------------------------------------------------
+
+
+def _event_counts(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
+    """players and rated games per event, keyed like `events` (event_id, else name)."""
+    rated = pl.col(c.G_RATED).fill_null(False)
+    if c.X_EVENT_ID in games.columns:
+        key, ev_key = c.X_EVENT_ID, c.E_ID
+        player = pl.col(c.X_START_NO) if c.X_START_NO in games.columns else pl.col(c.G_NAME)
+    else:
+        key, ev_key = c.G_TOURNAMENT, c.E_NAME
+        player = pl.col(c.G_NAME)
+    counts = games.group_by(key, maintain_order=True).agg(
+        player.n_unique().alias("_players"),
+        (rated.sum() // 2).alias("_rated_from_games"),
+    )
+    return events.join(counts.rename({key: ev_key}), on=ev_key, how="left", maintain_order="left")
+
+
+def _excel_date(expr: pl.Expr) -> pl.Expr:
+    return (expr.cast(pl.Date) - pl.date(1899, 12, 30)).dt.total_days()
+
+
+def events_sheet(events: pl.DataFrame, games: pl.DataFrame) -> TableSheet:
+    frame = _event_counts(events, games)
+    rated_games = (
+        pl.col(c.X_RATED_GAMES) if c.X_RATED_GAMES in frame.columns else pl.col("_rated_from_games")
+    )
+    cols = [
+        Col("Event", pl.col(c.E_NAME)),
+        Col("File", pl.col(c.E_FILE)),
+        Col("List", pl.col(c.E_LIST)),
+        Col("Start", _excel_date(pl.col(c.E_START)), "date"),
+        Col("End", _excel_date(pl.col(c.E_END)), "date"),
+        Col("Rounds", pl.col(c.E_ROUNDS), "int"),
+        Col("Players", pl.col("_players"), "int"),
+        Col("Rated games", rated_games, "int"),
+        Col("Rule set", c.optional(frame, c.X_RULE_SET, pl.String())),
+        Col("Source", pl.col(c.E_SOURCE)),
+    ]
+    return TableSheet("Events", frame, cols)
+
+
+# --- Checks -----------------------------------------------------------------------------
+
+
+def checks_sheet(
+    checks: Sequence[Problem], skipped: Sequence[Problem], notes: Sequence[Problem]
+) -> TableSheet:
+    rows: list[tuple[str, str, int | None, str | None, str, str]] = []
+    for kind, problems in (("warning", checks), ("skipped", skipped), ("note", notes)):
+        for p in problems:
+            loc = p.location
+            label = kind if kind != "warning" or not p.is_error else "error"
+            rows.append((label, loc.file, loc.line, loc.column, p.code, p.message))
+    if not rows:
+        rows.append(("note", "", None, None, "", "No warnings: every input was clean."))
+    frame = pl.DataFrame(
+        rows,
+        schema={
+            "kind": pl.String,
+            "file": pl.String,
+            "line": pl.Int64,
+            "column": pl.String,
+            "code": pl.String,
+            "message": pl.String,
+        },
+        orient="row",
+    )
+    cols = [
+        Col("Kind", pl.col("kind")),
+        Col("File", pl.col("file")),
+        Col("Line", pl.col("line"), "int"),
+        Col("Column", pl.col("column")),
+        Col("Code", pl.col("code")),
+        Col("Message", pl.col("message")),
+    ]
+    return TableSheet("Checks", frame, cols)
