@@ -278,10 +278,20 @@ def run(
     with _progress(quiet) as progress:
         outcome = run_job(options, progress)
     print_problems(outcome.loaded.problems if outcome.result is None else outcome.loaded.errors)
+    for found in outcome.loaded.ignored_registries:
+        typer.echo(
+            f"{found}: warning: a rating list among the inputs is not an event; "
+            "ignored (pass it with --registry to use it)",
+            err=True,
+        )
     if not quiet:
-        from pipeline.report.run_view import render_run
+        from rich.console import Console
 
-        typer.echo(render_run(outcome), nl=False)
+        from pipeline.report.console import render_summary
+
+        shown = {k: v for k, v in outcome.summary.items() if k != "errors"}  # already on stderr
+        ratings = outcome.result.ratings if outcome.result is not None else None
+        Console(highlight=False).print(render_summary(shown, ratings, written=outcome.written))
     raise typer.Exit(outcome.exit_code)
 
 

@@ -221,11 +221,13 @@ def write_error_report(
     out_dir: Path, problems: Sequence[Problem], summary: Mapping[str, object] | None = None
 ) -> Path:
     """When the input is rejected: errors.txt (one `file:line:column: message [code]` per
-    problem) and, given a summary, summary.json (its `status` says "rejected"). Earlier
-    reports in `out_dir` are left as they are; summary.json tells which run they belong
-    to. Returns the path of errors.txt."""
+    problem) and, given a summary, summary.json (its `status` says "rejected"). Reports of
+    an earlier run in `out_dir` are removed, so that nothing but the error report is there
+    for a scheduler to pick up. Returns the path of errors.txt."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
+    for stale in (RATINGS_CSV, GAMES_CSV, REPORT_XLSX):
+        (out_dir / stale).unlink(missing_ok=True)
     path = out_dir / ERRORS_TXT
     atomic_write_text(path, error_report_text(problems))
     if summary is not None:
