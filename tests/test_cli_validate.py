@@ -112,8 +112,20 @@ def test_shared_trf_folder_covers_every_file(shared_dir: Path) -> None:
     assert names == sorted(s[0] for s in SHARED_TRF)
 
 
-def test_unknown_list_asks_for_the_option(shared_dir: Path) -> None:
+def test_list_inferred_from_the_schedule_is_a_warning(shared_dir: Path) -> None:
+    # The Gros 2010 file names no time control, but plays 9 rounds in 9 days.
     path = shared_dir / "data" / "trf" / "javafo_sample_open_gros_2010.trf"
+    code, _, err = invoke(str(path))
+    assert code == 0
+    assert (
+        f"{path}: warning: expected a time control that names the rating list, got none; "
+        "9 rounds in 9 days is a standard event (pass --list to say otherwise) [list-inferred]"
+    ) in err
+
+
+def test_unknown_list_asks_for_the_option() -> None:
+    # Three rounds in two days: rapid or standard, the file does not say.
+    path = INVALID / "trf_no_list.trf"
     code, _, err = invoke(str(path))
     assert code == 1
     assert f"{path}: expected a time control that names the rating list" in err

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.errors import InputError
+from pipeline.errors import InputError, Location, Problem, Severity
 from pipeline.ingest.model import EventData
 from pipeline.ingest.text import decode_bytes
 from schemas.ingest import LISTS, Events
@@ -211,8 +211,37 @@ def read_path(path: Path, list_override: str | None = None) -> list[EventData]:
     kind = detect_kind(path, data[:HEAD_BYTES])
     events = _dispatch(path, kind, data)
     if list_override is not None:
-        events = [_apply_list(ev, list_override) for ev in events]
-    return events
+        return [_apply_list(ev, list_override) for ev in events]
+    return [_infer_list_from_schedule(ev) for ev in events]
+
+
+def _infer_list_from_schedule(ev: EventData) -> EventData:
+    """An event that names no time control but plays no more than one round a day on
+    average, over two days or more, is a standard event (rapid and blitz events play
+    several rounds a day).
+
+    A choice of this project, said as a warning so it is never a silent guess; `--list`
+    overrides it. Events with a known list, or without dates and rounds, are unchanged.
+    """
+    row = ev.events.row(0, named=True)
+    start, end, rounds = row.get("start_date"), row.get("end_date"), row.get("rounds")
+    if row.get("list") is not None or start is None or end is None or not rounds:
+        return ev
+    days = (end - start).days + 1
+    if days < 2 or rounds > days:
+        return ev
+    events = ev.events.with_columns(
+        pl.lit("standard", dtype=pl.String).alias(str(Events.list)),
+        pl.lit("schedule", dtype=pl.String).alias(str(Events.list_source)),
+    )
+    warning = Problem(
+        Location(str(row["file"])),
+        "list-inferred",
+        f"expected a time control that names the rating list, got none; {rounds} rounds "
+        f"in {days} days is a standard event (pass --list to say otherwise)",
+        Severity.WARNING,
+    )
+    return EventData(events, ev.players, ev.games, [*ev.problems, warning])
 
 
 def _dispatch(path: Path, kind: str, data: bytes) -> list[EventData]:
