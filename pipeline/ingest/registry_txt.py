@@ -1,0 +1,348 @@
+"""FIDE's fixed-width rating-list TXT files: the combined list and the single lists.
+
+Layouts (fide-rules.md §8, "FIDE rating list downloads"):
+
+- combined (`players_list_foa.txt`): `ID Number, Name, Fed, Sex, Tit, WTit, OTit, FOA,
+  SRtng, SGm, SK, RRtng, RGm, Rk, BRtng, BGm, BK, B-day, Flag`;
+- single list (`standard_rating_list.txt`, `rapid_…`, `blitz_…`): the same through `FOA`,
+  then the rating headed by the month (`NOV26`), `Gms`, `K`, `B-day`, `Flag`.
+
+Field offsets come from the header line: a field starts where its header token starts and
+ends where the next token starts (the last one runs to the end of the line). Offsets are
+counted in characters, and fields are left-aligned and blank-padded.
+
+Overflow. A few lines of FIDE's real file are longer than the header: a value wider than
+its field (in practice a long "other titles" value such as `LSI,FI,SI,SLI,NA`) pushes the
+rest of the line to the right. Such a line is realigned as follows: it is longer than the
+layout's width `W` (the header width, or the most common line length when that is larger)
+by `s` characters; the overflowing field is the first text field, Name through FOA, whose
+last character (normally the blank separating it from the next field) is not blank; that
+field is widened by `s` and every later field is read `s` characters further right, i.e.
+the numeric columns are anchored from the right end of the line. A longer line without such
+a collision just carries trailing characters and is read as it stands. A line whose
+trailing blanks were trimmed cannot be realigned by its length; it is read left-anchored,
+and a misalignment then shows up as a number that does not parse, which is reported.
+
+Everything is vectorized over the polars column of lines; only the few long lines get the
+per-row offsets.
+"""
+
+from __future__ import annotations
+
+import mmap
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import polars as pl
+
+from pipeline.errors import InputError
+from pipeline.ingest.registry_fields import LINE, ProblemBudget, RawFrame, convert_fields
+from pipeline.ingest.text import decode_bytes
+from schemas.registry import Registry
+
+ListName = Literal["standard", "rapid", "blitz"]
+
+TEXT = "text"
+# bytes that never occur in a text rating list; the first absent one splits nothing
+_SEPARATORS = ("\x1f", "\x1e", "\x1d", "\x1c", "\x01", "\x02", "\x03")
+
+_TEXT_TAGS = (
+    str(Registry.name),
+    str(Registry.country),
+    str(Registry.sex),
+    str(Registry.title),
+    str(Registry.w_title),
+    str(Registry.o_title),
+    str(Registry.foa_title),
+)
+
+# (header token pattern, Registry column) in file order; a pattern is a regex matched as a
+# whole blank-separated token, case-insensitively.
+_COMMON: tuple[tuple[str, str], ...] = (
+    (r"ID Number", str(Registry.fideid)),
+    (r"Name", str(Registry.name)),
+    (r"Fed", str(Registry.country)),
+    (r"Sex", str(Registry.sex)),
+    (r"Tit", str(Registry.title)),
+    (r"WTit", str(Registry.w_title)),
+    (r"OTit", str(Registry.o_title)),
+    (r"FOA", str(Registry.foa_title)),
+)
+_COMBINED_TAIL: tuple[tuple[str, str], ...] = (
+    (r"SRtng", str(Registry.rating)),
+    (r"SGm", str(Registry.games)),
+    (r"SK", str(Registry.k)),
+    (r"RRtng", str(Registry.rapid_rating)),
+    (r"RGm", str(Registry.rapid_games)),
+    (r"Rk", str(Registry.rapid_k)),
+    (r"BRtng", str(Registry.blitz_rating)),
+    (r"BGm", str(Registry.blitz_games)),
+    (r"BK", str(Registry.blitz_k)),
+    (r"B-day", str(Registry.birthday)),
+    (r"Flag", str(Registry.flag)),
+)
+_MONTH_TOKEN = r"[A-Z]{3}\d{2}"  # the single lists head their rating column NOV26 etc.
+_SINGLE_TAIL: tuple[tuple[str, str], ...] = (
+    (_MONTH_TOKEN, "rating"),
+    (r"Gms", "games"),
+    (r"K", "k"),
+    (r"B-day", str(Registry.birthday)),
+    (r"Flag", str(Registry.flag)),
+)
+_LIST_PREFIX: dict[str, str] = {"standard": "", "rapid": "rapid_", "blitz": "blitz_"}
+
+
+@dataclass(frozen=True)
+class TxtField:
+    """One fixed-width field: `token` is the header text (a problem's column)."""
+
+    tag: str
+    token: str
+    start: int
+    end: int | None  # exclusive; None runs to the end of the line
+
+
+@dataclass(frozen=True)
+class TxtLayout:
+    kind: Literal["combined", "single"]
+    fields: tuple[TxtField, ...]
+    width: int  # characters of the header line (trailing blanks ignored)
+
+    def labels(self) -> dict[str, str]:
+        return {f.tag: f.token for f in self.fields}
+
+
+def _locate(header: str, tokens: tuple[tuple[str, str], ...]) -> list[tuple[int, str, str]]:
+    """Start offset, token text and column of each token, in order; [] when one is missing."""
+    found: list[tuple[int, str, str]] = []
+    position = 0
+    for pattern, tag in tokens:
+        match = re.compile(rf"(?<!\S)(?:{pattern})(?!\S)", re.IGNORECASE).search(header, position)
+        if match is None:
+            return []
+        found.append((match.start(), match.group(0), tag))
+        position = match.end()
+    return found
+
+
+def parse_txt_header(header: str, list_name: ListName = "standard") -> TxtLayout | None:
+    """The layout a header line announces, or None when it is not a FIDE list header.
+
+    `list_name` says which list a single-list file holds (its columns become `rating` /
+    `rapid_rating` / `blitz_rating` and so on); it is ignored for the combined list.
+    """
+    header = header.lstrip("\ufeff").rstrip()
+    kind: Literal["combined", "single"] = "combined"
+    located = _locate(header, _COMMON + _COMBINED_TAIL)
+    if not located:
+        kind = "single"
+        prefix = _LIST_PREFIX[list_name]
+        tail = tuple(
+            (pattern, prefix + tag if tag in ("rating", "games", "k") else tag)
+            for pattern, tag in _SINGLE_TAIL
+        )
+        located = _locate(header, _COMMON + tail)
+    if not located or located[0][0] != 0:
+        return None
+    fields = tuple(
+        TxtField(tag, token, start, located[i + 1][0] if i + 1 < len(located) else None)
+        for i, (start, token, tag) in enumerate(located)
+    )
+    return TxtLayout(kind, fields, len(header))
+
+
+def _field_exprs(
+    layout: TxtLayout, shift: pl.Expr | None, overflow: pl.Expr | None
+) -> list[pl.Expr]:
+    """One stripped string expression per field; with `shift`/`overflow` (per-row Int64
+    columns: characters to move right, index of the overflowing field) for long lines."""
+    line = pl.col(TEXT)
+    exprs: list[pl.Expr] = []
+    for index, field in enumerate(layout.fields):
+        width = None if field.end is None else field.end - field.start
+        if shift is None or overflow is None:
+            piece = line.str.slice(field.start, width)
+        else:
+            start = pl.when(overflow < index).then(shift + field.start).otherwise(field.start)
+            grown = None if width is None else pl.when(overflow == index).then(shift + width)
+            length = None if grown is None else grown.otherwise(width)
+            piece = line.str.slice(start, length)
+        exprs.append(piece.str.strip_chars(" ").alias(field.tag))
+    return exprs
+
+
+def _overflow_index(layout: TxtLayout) -> pl.Expr:
+    """Index of the first text field whose separator column is not blank (else -1)."""
+    line = pl.col(TEXT)
+    expr: pl.Expr = pl.lit(-1, dtype=pl.Int64)
+    for index, field in reversed(list(enumerate(layout.fields))):
+        if field.tag not in _TEXT_TAGS or field.end is None:
+            continue
+        collides = line.str.slice(field.end - 1, 1).fill_null("") != " "
+        expr = pl.when(collides).then(pl.lit(index, dtype=pl.Int64)).otherwise(expr)
+    return expr
+
+
+def read_txt_fields(lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget) -> pl.DataFrame:
+    """Typed fields (LINE plus the layout's columns) of the data lines; bad values go to
+    `budget`. `lines` has TEXT (a line without its line end, null when empty) and LINE
+    (1-based line number); blank lines are skipped."""
+    lines = _drop_blank_lines(lines)
+    width = _layout_width(lines, layout.width)
+    long_rows = _long_rows(lines, width)
+    if long_rows.is_empty():
+        return _typed_fields(lines, layout, budget)
+    # realign the long lines, then read them like the others as lines of regular width
+    # (the overflowing value cut to fit) and put the full overflowing values back
+    realigned = _realigned(lines[long_rows], layout, width)
+    text = lines[TEXT].clone()
+    text.scatter(long_rows, _regular_lines(realigned, layout))
+    typed = _typed_fields(lines.with_columns(text), layout, budget)
+    overflowing = realigned.frame["_overflow"].unique().to_list()
+    for index in overflowing:
+        if index < 0:
+            continue
+        tag = layout.fields[index].tag
+        value = realigned.frame[tag]
+        full = typed[tag].clone()
+        full.scatter(
+            long_rows, pl.select(pl.when(value.str.len_bytes() > 0).then(value)).to_series()
+        )
+        typed = typed.with_columns(full)
+    return typed
+
+
+def _regular_lines(realigned: RawFrame, layout: TxtLayout) -> pl.Series:
+    """Lines of the layout's width rebuilt from realigned fields: every value at its
+    field's offset, the overflowing one cut to leave its separating blank."""
+    overflow = pl.col("_overflow")
+    pieces: list[pl.Expr] = []
+    for index, f in enumerate(layout.fields):
+        value = pl.col(f.tag).fill_null("")
+        if f.end is None:
+            pieces.append(value)
+            continue
+        width = f.end - f.start
+        cut = value.str.slice(0, width - 1)
+        pieces.append(pl.when(overflow == index).then(cut).otherwise(value).str.pad_end(width))
+    return realigned.frame.select(pl.concat_str(pieces).alias(TEXT)).to_series()
+
+
+def _typed_fields(lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget) -> pl.DataFrame:
+    """Every field cut, stripped (one select: polars runs the fields in parallel) and typed."""
+    raw = lines.select(pl.col(LINE).cast(pl.Int64), *_field_exprs(layout, None, None))
+    return _own_strings(convert_fields(RawFrame(raw, layout.labels()), budget))
+
+
+def _own_strings(frame: pl.DataFrame) -> pl.DataFrame:
+    """Copy text columns holding values longer than 12 bytes (names): polars keeps such
+    strings as views into the buffer of the lines they were cut from, which would keep
+    the whole file in memory for as long as the registry lives."""
+    long = [
+        name
+        for name, dtype in frame.schema.items()
+        if dtype == pl.String and frame.select(pl.col(name).str.len_bytes().max() > 12).item()
+    ]
+    return frame.with_columns(pl.concat_str(pl.col(name), pl.lit("")) for name in long)
+
+
+def _realigned(lines: pl.DataFrame, layout: TxtLayout, width: int) -> RawFrame:
+    """Fields of over-long lines, the overflowing text field widened (module docstring)."""
+    shift = pl.col(TEXT).str.len_chars().cast(pl.Int64) - width
+    overflow = pl.col("_overflow")
+    raw = (
+        lines.with_columns(_overflow_index(layout).alias("_overflow"))
+        # a long line without a separator collision only carries trailing characters
+        .with_columns(pl.when(overflow < 0).then(0).otherwise(shift).alias("_shift"))
+        .select(
+            pl.col(LINE).cast(pl.Int64),
+            overflow,
+            *_field_exprs(layout, pl.col("_shift"), overflow),
+        )
+    )
+    return RawFrame(raw, layout.labels())
+
+
+def _drop_blank_lines(lines: pl.DataFrame) -> pl.DataFrame:
+    """Without empty lines and lines of blanks (only lines starting with a blank are
+    stripped to find out)."""
+    text = pl.col(TEXT)
+    if lines[TEXT].null_count():
+        lines = lines.filter(text.is_not_null())
+    maybe = lines.select(text.str.starts_with(" ").any()).item()
+    if maybe:
+        blank = text.str.starts_with(" ") & (text.str.strip_chars().str.len_bytes() == 0)
+        lines = lines.filter(~blank)
+    return lines
+
+
+def _layout_width(lines: pl.DataFrame, header_width: int) -> int:
+    """The header width, or the most common line length when most of three or more lines
+    are longer (a file padded beyond its header)."""
+    longer = lines.select((pl.col(TEXT).str.len_bytes() > header_width).sum()).item()
+    if lines.height < 3 or 2 * int(longer) <= lines.height:
+        return header_width
+    typical = lines.select(pl.col(TEXT).str.len_chars().mode().max()).item()
+    return max(header_width, int(typical))
+
+
+def _long_rows(lines: pl.DataFrame, width: int) -> pl.Series:
+    """Positions of the lines longer than `width` characters (bytes first: cheap)."""
+    candidates = lines.select(pl.arg_where(pl.col(TEXT).str.len_bytes() > width)).to_series()
+    if candidates.is_empty():
+        return candidates
+    chars = lines[candidates].select(pl.col(TEXT).str.len_chars()).to_series()
+    return candidates.filter(chars > width)
+
+
+def _separator_for(data: bytes | mmap.mmap, file: str) -> str:
+    for candidate in _SEPARATORS:
+        if data.find(candidate.encode()) < 0:
+            return candidate
+    raise InputError.single(
+        file, None, None, "not-a-registry", "expected a FIDE rating list as text, got binary data"
+    )
+
+
+def read_txt_lines(source: Path | bytes, file: str) -> pl.DataFrame:
+    """Every line of a text file as TEXT (line end removed, null when empty) with LINE.
+
+    One polars CSV read with a separator byte that does not occur and no quoting, so each
+    line is one field. UTF-8 is read as it is; anything else is decoded like every text
+    input (text.decode_bytes) and re-encoded first.
+    """
+    if isinstance(source, Path):
+        if source.stat().st_size == 0:
+            return read_txt_lines(b"", file)
+        with (
+            source.open("rb") as handle,
+            mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ) as view,
+        ):
+            separator = _separator_for(view, file)
+        try:
+            frame = _read_lines_csv(source, separator)
+        except pl.exceptions.ComputeError:  # not UTF-8: decode as every text input is
+            return read_txt_lines(decode_bytes(source.read_bytes()).encode("utf-8"), file)
+    else:
+        data = source
+        if not data.isascii():
+            try:
+                data.decode("utf-8")
+            except UnicodeDecodeError:
+                data = decode_bytes(data).encode("utf-8")
+        frame = _read_lines_csv(data, _separator_for(data, file))
+    return frame.rechunk().with_row_index(LINE, offset=1)
+
+
+def _read_lines_csv(source: Path | bytes, separator: str) -> pl.DataFrame:
+    return pl.read_csv(
+        source,
+        has_header=False,
+        separator=separator,
+        quote_char=None,
+        schema={TEXT: pl.String},
+        encoding="utf8",
+        raise_if_empty=False,
+    )
