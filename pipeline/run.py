@@ -168,9 +168,15 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
     if options.registry is not None:
         from pipeline.ingest.registry import read_registry
 
+        ids: set[int] = set()
+        for ev in loaded.events:
+            ids.update(ev.players["fide_id"].drop_nulls().to_list())
         try:
             with timer.stage("registry"):
-                loaded.registry = read_registry(options.registry)
+                # Only the players of the period are needed from a list of 1.64 M.
+                loaded.registry = read_registry(
+                    options.registry, list_hint=options.list_override, only_ids=ids
+                )
         except InputError as exc:
             loaded.problems.extend(exc.problems)
             loaded.invalid_files.append(str(options.registry))

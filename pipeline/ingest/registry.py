@@ -31,7 +31,7 @@ import io
 import re
 import zipfile
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, BinaryIO, Literal
@@ -50,6 +50,7 @@ from pipeline.ingest.registry_fields import (
 from pipeline.ingest.registry_txt import (
     TEXT,
     ListName,
+    TxtLayout,
     parse_txt_header,
     read_txt_fields,
     read_txt_lines,
@@ -130,22 +131,36 @@ def _sniff(head: bytes, file: str) -> Kind:
 
 
 def read_registry(
-    path: Path, limits: RegistryLimits | None = None, list_hint: str | None = None
+    path: Path,
+    limits: RegistryLimits | None = None,
+    list_hint: str | None = None,
+    only_ids: Collection[int] | None = None,
 ) -> pl.DataFrame:
-    """Read a rating list file of any supported format (or a zip holding one)."""
+    """Read a rating list file of any supported format (or a zip holding one).
+
+    With `only_ids`, only the players with these FIDE IDs are kept; a TXT list then cuts
+    its fields for those lines alone (the ID column is read for every line), which is what
+    a run needs from the full 1.64 M-player list. Problems are reported for the lines read.
+    """
     limits = limits or RegistryLimits()
     file = str(path)
     with path.open("rb") as handle:
         head = handle.read(SNIFF_BYTES)
     if head.startswith(_ZIP_MAGIC):
-        return _read_zip(path, file, list_hint, limits)
-    kind = _sniff(head, file)
-    if kind == "xml":
-        with path.open("rb") as stream:
-            return read_registry_xml(_pieces(b"", stream), file, limits.max_problems)
-    if kind == "txt":
-        return _read_txt(path, file, registry_list_name([path.name], list_hint), limits)
-    return _read_csv(path.read_bytes(), file, limits)
+        frame = _read_zip(path, file, list_hint, limits)
+    else:
+        kind = _sniff(head, file)
+        if kind == "xml":
+            with path.open("rb") as stream:
+                frame = read_registry_xml(_pieces(b"", stream), file, limits.max_problems)
+        elif kind == "txt":
+            list_name = registry_list_name([path.name], list_hint)
+            return _read_txt(path, file, list_name, limits, only_ids)
+        else:
+            frame = _read_csv(path.read_bytes(), file, limits)
+    if only_ids is not None:
+        frame = frame.filter(pl.col(str(Registry.fideid)).is_in(list(only_ids)))
+    return frame
 
 
 def read_registry_bytes(
@@ -186,7 +201,11 @@ def _slices(data: bytes) -> Iterator[bytes]:
 
 
 def _read_txt(
-    source: Path | bytes, file: str, list_name: ListName, limits: RegistryLimits
+    source: Path | bytes,
+    file: str,
+    list_name: ListName,
+    limits: RegistryLimits,
+    only_ids: Collection[int] | None = None,
 ) -> pl.DataFrame:
     lines = read_txt_lines(source, file)
     header = lines[TEXT][0] if lines.height else None
@@ -194,9 +213,21 @@ def _read_txt(
     if layout is None:
         raise InputError.single(file, 1, None, "not-a-registry", _NOT_A_REGISTRY + repr(header))
     budget = ProblemBudget(file, limits.max_problems)
-    typed = read_txt_fields(lines.slice(1), layout, budget)
+    data = lines.slice(1)
+    if only_ids is not None:
+        data = data.filter(_id_expr(layout).is_in(list(only_ids)))
+    typed = read_txt_fields(data, layout, budget)
     del lines  # as large as the file
     return finish_registry(typed, budget, layout.labels()[str(Registry.fideid)])
+
+
+def _id_expr(layout: TxtLayout) -> pl.Expr:
+    """The FIDE ID of each line as a number (null where it is not one)."""
+    field = next(f for f in layout.fields if f.tag == str(Registry.fideid))
+    width = None if field.end is None else field.end - field.start
+    return (
+        pl.col(TEXT).str.slice(field.start, width).str.strip_chars(" ").cast(pl.Int64, strict=False)
+    )
 
 
 def _read_csv(data: bytes, file: str, limits: RegistryLimits) -> pl.DataFrame:

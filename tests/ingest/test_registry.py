@@ -375,3 +375,26 @@ def test_generated_list_of_200k_lines(tmp_path: Path) -> None:
     assert frame.filter(pl.col("o_title").str.len_chars() >= 15).height == 7  # 15 fits exactly
     assert frame["rating"].drop_nulls().is_between(1000, 2850).all()
     assert elapsed < 30
+
+
+def test_only_ids_keeps_the_players_asked_for(tmp_path: Path) -> None:
+    # A run needs only its own players from the full list: the other lines are not cut.
+    header = (
+        "ID Number      Name                                                         "
+        "Fed Sex Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag"
+    )
+    lines = [header]
+    for i, rating in ((1001, 2100), (1002, 1900), (1003, 1800)):
+        lines.append(
+            f"{i:<15}{'Player, P' + str(i):<61}{'ESP':<4}{'M':<4}{'':<5}{'':<5}{'':<15}"
+            f"{'':<4}{rating:<6}{0:<4}{20:<3}{'':<6}{'':<4}{'':<3}{'':<6}{'':<4}{'':<3}"
+            f"{1990:<6}{'':<4}"
+        )
+    path = tmp_path / "players_list_foa.txt"
+    path.write_text("\r\n".join(lines) + "\r\n", encoding="ascii")
+    full = read_registry(path)
+    some = read_registry(path, only_ids={1003, 1001, 999})
+    assert full["fideid"].to_list() == [1001, 1002, 1003]
+    assert some["fideid"].to_list() == [1001, 1003]
+    assert some["rating"].to_list() == [2100, 1800]
+    assert some.schema == full.schema
