@@ -30,6 +30,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode="markdown",
 )
 
 EXIT_OK = 0
@@ -192,8 +193,10 @@ def validate(
         None, "--list", help="Rating list of every event: standard, rapid or blitz."
     ),
 ) -> None:
-    """Check files; print every problem as file:line[:column]: message. Exit 1 if any
-    input is invalid (warnings alone exit 0)."""
+    """Check files; print every problem as file:line[:column]: message.
+
+    Exit 1 if any input is invalid; warnings alone exit 0.
+    """
     _check_list(list_)
     _check_paths(paths, registry)
     from pipeline.validate import validate_paths
