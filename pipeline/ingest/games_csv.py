@@ -39,6 +39,7 @@ import polars as pl
 
 from pipeline.errors import Location, Problem, ProblemList, Severity
 from pipeline.ingest.games_csv_players import (
+    MAX_NUMBER,
     CsvTable,
     PlayerRecord,
     find_players_file,
@@ -146,7 +147,11 @@ def looks_like_games_csv(text: str) -> bool:
 
 
 def _positive(value: str) -> int | None:
-    return int(value) if value.isascii() and value.isdigit() and int(value) >= 1 else None
+    """A whole number 1..MAX_NUMBER, else None."""
+    if not (value.isascii() and value.isdigit()):
+        return None
+    number = int(value)
+    return number if 1 <= number <= MAX_NUMBER else None
 
 
 class _GameReader:

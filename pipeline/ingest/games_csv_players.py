@@ -121,14 +121,23 @@ def find_players_file(games_path: Path) -> Path | None:
     return None
 
 
+MAX_NUMBER = 99_999_999_999  # 11 digits: the widest number a field holds (a FIDE ID)
+
+
 def _whole_number(
     value: str, line: int, column: str, file: str, problems: ProblemList
 ) -> int | None:
     """A blank or 0 is None; anything not a whole number >= 0 is a problem."""
     if not value:
         return None
-    if not (value.isascii() and value.isdigit()):
-        problems.add(file, line, column, "bad-number", f"expected a whole number, got {value!r}")
+    if not (value.isascii() and value.isdigit()) or int(value) > MAX_NUMBER:
+        problems.add(
+            file,
+            line,
+            column,
+            "bad-number",
+            f"expected a whole number of at most 11 digits, got {value!r}",
+        )
         return None
     return int(value) or None
 

@@ -364,3 +364,14 @@ def test_frames_follow_the_ingest_schemas() -> None:
         Events.validate(event.events)
         Players.validate(event.players)
         Games.validate(event.games)
+
+
+def test_numbers_too_large_for_a_field_are_problems_not_crashes() -> None:
+    # Found by the fuzz test: a 20-digit round or a 24-digit FIDE ID.
+    games = "event,round,white,black,result\nE,99999999999999999999,1,2,1-0\n"
+    players = "id,name,fide_id\n1,A,200399999999999999999999\n2,B,\n"
+    with pytest.raises(InputError) as caught:
+        read_games_csv(games, "g.csv", players, "p.csv")
+    codes = {(p.location.file, p.location.line, p.code) for p in caught.value.problems}
+    assert ("p.csv", 2, "bad-number") in codes
+    assert ("g.csv", 2, "bad-round") in codes
