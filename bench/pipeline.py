@@ -183,7 +183,19 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="elo-bench-period-") as tmp:
         folder = Path(tmp)
         started = time.perf_counter()
-        _write_period(folder)
+        # In a child of its own: this process stays small, so the measured child's peak
+        # memory is its own (Linux carries the peak across fork and exec).
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from pathlib import Path; from bench.pipeline import _write_period; "
+                "_write_period(Path(sys.argv[1]))",
+                str(folder),
+            ],
+            check=True,
+            cwd=root,
+        )
         print(
             f"synthesized {EVENTS:,} events / {EVENTS * PLAYERS_PER_EVENT:,} player entries / "
             f"{EVENTS * PLAYERS_PER_EVENT * ROUNDS:,} game rows and a "

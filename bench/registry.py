@@ -180,6 +180,23 @@ frame = pl.read_csv(sys.argv[1], has_header=False, separator="\\x1f", quote_char
 print(time.perf_counter() - started, frame.height)
 """
 
+_RUN_PATH_CODE = """
+import sys, time
+from pathlib import Path
+import polars as pl
+from pipeline.ingest.registry import read_registry
+pl.select(pl.lit(1))
+# the players of a federation's month: 100,000 IDs spread over the list
+lines = pl.read_csv(sys.argv[1], has_header=False, separator="\\x1f", quote_char=None,
+                    schema={"line": pl.String}, skip_rows=1)
+ids = set(lines.select(pl.col("line").str.slice(0, 15).str.strip_chars().cast(pl.Int64))
+          .to_series().gather_every(16).to_list()[:100_000])
+del lines
+started = time.perf_counter()
+frame = read_registry(Path(sys.argv[1]), only_ids=ids)
+print(time.perf_counter() - started, frame.height)
+"""
+
 _READER_CODE = """
 import sys, time
 from pathlib import Path
@@ -244,6 +261,8 @@ def main() -> None:
             _show("(a) polars.read_csv, one column", base[-1])
             read.append(measure_in_child(_READER_CODE, path))
             _show("(b) read_registry", read[-1])
+        run_path = measure_in_child(_RUN_PATH_CODE, path)
+        _show("(d) read_registry, 100,000 players", run_path)
         csv_path = Path(folder) / "players_list.csv"
         _write_typed_csv(path, csv_path)
         typed = measure_in_child(_TYPED_CSV_CODE, csv_path)
@@ -259,6 +278,10 @@ def main() -> None:
             f"(target <= {TIME_RATIO_TARGET:g}: {'met' if time_ok else 'MISSED'})"
         )
         print(f"(b) / (c): {read_s / typed.seconds:.2f}")
+        print(
+            f"(d) what `elo run` reads (only the period's players): {run_path.seconds:.2f} s, "
+            f"ratio to (a) {run_path.seconds / base_s:.2f}"
+        )
         print(
             f"peak memory of (b): {read_peak / 1e9:.2f} GB "
             f"(target < {PEAK_MEMORY_TARGET_BYTES / 1e9:g} GB: {'met' if memory_ok else 'MISSED'})"
