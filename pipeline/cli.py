@@ -292,9 +292,11 @@ def run(
 
         from pipeline.report.console import render_summary
 
-        shown = {k: v for k, v in outcome.summary.items() if k != "errors"}  # already on stderr
         ratings = outcome.result.ratings if outcome.result is not None else None
-        Console(highlight=False).print(render_summary(shown, ratings, written=outcome.written))
+        summary = render_summary(
+            outcome.summary, ratings, written=outcome.written, list_errors=False
+        )
+        Console(highlight=False).print(summary)
     raise typer.Exit(outcome.exit_code)
 
 

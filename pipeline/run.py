@@ -288,9 +288,8 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
             from pipeline.report.tables import write_error_report
 
             with timer.stage("report"):
-                outcome.written = [
-                    write_error_report(options.out_dir, loaded.problems, outcome.summary)
-                ]
+                errors_txt = write_error_report(options.out_dir, loaded.problems, outcome.summary)
+                outcome.written = [errors_txt, errors_txt.with_name("summary.json")]
         return outcome
 
     result = rate_loaded(loaded, options, timer)

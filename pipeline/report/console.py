@@ -140,8 +140,12 @@ def render_summary(
     written: Sequence[Path] = (),
     top: int = 5,
     max_problems: int = 10,
+    list_errors: bool = True,
 ) -> Group:
-    """Headline, players per list, largest gains/losses, warnings, notes, files written."""
+    """Headline, players per list, largest gains/losses, warnings, notes, files written.
+
+    `list_errors=False` counts the errors in the headline without listing them (the CLI
+    prints every error on stderr already)."""
     parts: list[RenderableType] = [_headline(summary)]
     per_list = _per_list_table(summary)
     if per_list is not None:
@@ -151,6 +155,8 @@ def render_summary(
         if movers is not None:
             parts.append(movers)
     for key, label in (("errors", "error"), ("warnings", "warning"), ("report_notes", "note")):
+        if key == "errors" and not list_errors:
+            continue
         block = _problems(summary, key, label, max_problems)
         if block is not None:
             parts.append(block)
