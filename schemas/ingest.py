@@ -81,3 +81,51 @@ class Games(pa.DataFrameModel):
 
     class Config:
         strict = False
+
+
+# The polars dtypes of the three frames, in column order: every reader builds its frames
+# with these, so the frames of different formats concatenate without casts.
+EVENT_DTYPES: dict[str, type[pl.DataType]] = {
+    str(Events.event_id): pl.String,
+    str(Events.file): pl.String,
+    str(Events.name): pl.String,
+    str(Events.source): pl.String,
+    str(Events.list): pl.String,
+    str(Events.list_source): pl.String,
+    str(Events.start_date): pl.Date,
+    str(Events.end_date): pl.Date,
+    str(Events.rounds): pl.Int64,
+    str(Events.city): pl.String,
+    str(Events.federation): pl.String,
+    str(Events.time_control): pl.String,
+    str(Events.opponent_ref): pl.String,
+    str(Events.scoring): pl.String,
+}
+PLAYER_DTYPES: dict[str, type[pl.DataType]] = {
+    str(Players.event_id): pl.String,
+    str(Players.start_no): pl.Int64,
+    str(Players.name): pl.String,
+    str(Players.fide_id): pl.Int64,
+    str(Players.federation): pl.String,
+    str(Players.title): pl.String,
+    str(Players.sex): pl.String,
+    str(Players.birth_year): pl.Int64,
+    str(Players.rating): pl.Int64,
+    str(Players.points): pl.Float64,
+    str(Players.rank): pl.Int64,
+    str(Players.k_declared): pl.Float64,
+    str(Players.change_declared): pl.Float64,
+    str(Players.line): pl.Int64,
+}
+GAME_DTYPES: dict[str, type[pl.DataType]] = {
+    str(Games.event_id): pl.String,
+    str(Games.round): pl.Int64,
+    str(Games.start_no): pl.Int64,
+    str(Games.opponent_no): pl.Int64,
+    str(Games.colour): pl.String,
+    str(Games.code): pl.String,
+    str(Games.score): pl.Float64,
+    str(Games.played): pl.Boolean,
+    str(Games.line): pl.Int64,
+    str(Games.column): pl.String,
+}

@@ -48,57 +48,20 @@ from pipeline.ingest.crosstable_table import (
 )
 from pipeline.ingest.model import EventData
 from pipeline.ingest.xlsx_safety import XlsxLimits, check_xlsx
-from schemas.ingest import PLAYED_CODES, Events, Games, Players
+from schemas.ingest import (
+    EVENT_DTYPES,
+    GAME_DTYPES,
+    PLAYED_CODES,
+    PLAYER_DTYPES,
+    Events,
+    Games,
+    Players,
+)
 
 SOURCE_CSV = "crosstable-csv"
 SOURCE_XLSX = "crosstable-xlsx"
 _DELIMITERS = (";", ",", "\t")
 _SNIFF_LINES = 200
-
-EVENTS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    str(Events.event_id): pl.String,
-    str(Events.file): pl.String,
-    str(Events.name): pl.String,
-    str(Events.source): pl.String,
-    str(Events.list): pl.String,
-    str(Events.list_source): pl.String,
-    str(Events.start_date): pl.Date,
-    str(Events.end_date): pl.Date,
-    str(Events.rounds): pl.Int64,
-    str(Events.city): pl.String,
-    str(Events.federation): pl.String,
-    str(Events.time_control): pl.String,
-    str(Events.opponent_ref): pl.String,
-    str(Events.scoring): pl.String,
-}
-PLAYERS_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    str(Players.event_id): pl.String,
-    str(Players.start_no): pl.Int64,
-    str(Players.name): pl.String,
-    str(Players.fide_id): pl.Int64,
-    str(Players.federation): pl.String,
-    str(Players.title): pl.String,
-    str(Players.sex): pl.String,
-    str(Players.birth_year): pl.Int64,
-    str(Players.rating): pl.Int64,
-    str(Players.points): pl.Float64,
-    str(Players.rank): pl.Int64,
-    str(Players.k_declared): pl.Float64,
-    str(Players.change_declared): pl.Float64,
-    str(Players.line): pl.Int64,
-}
-GAMES_SCHEMA: dict[str, pl.DataType | type[pl.DataType]] = {
-    str(Games.event_id): pl.String,
-    str(Games.round): pl.Int64,
-    str(Games.start_no): pl.Int64,
-    str(Games.opponent_no): pl.Int64,
-    str(Games.colour): pl.String,
-    str(Games.code): pl.String,
-    str(Games.score): pl.Float64,
-    str(Games.played): pl.Boolean,
-    str(Games.line): pl.Int64,
-    str(Games.column): pl.String,
-}
 
 
 def read_crosstable_csv(text: str, file: str) -> EventData:
@@ -285,7 +248,7 @@ def _events_frame(
         str(Events.opponent_ref): reference,
         str(Events.scoring): None,  # crosstables use the standard 1 / ½ / 0
     }
-    return pl.DataFrame([row], schema=EVENTS_SCHEMA)
+    return pl.DataFrame([row], schema=EVENT_DTYPES)
 
 
 def _players_frame(players: list[PlayerRow], file: str) -> pl.DataFrame:
@@ -305,7 +268,7 @@ def _players_frame(players: list[PlayerRow], file: str) -> pl.DataFrame:
         str(Players.change_declared): [p.change for p in players],
         str(Players.line): [p.line for p in players],
     }
-    return pl.DataFrame(data, schema=PLAYERS_SCHEMA)
+    return pl.DataFrame(data, schema=PLAYER_DTYPES)
 
 
 def _games_frame(games: list[GameRow], file: str) -> pl.DataFrame:
@@ -322,4 +285,4 @@ def _games_frame(games: list[GameRow], file: str) -> pl.DataFrame:
         str(Games.line): [g.line for g in ordered],
         str(Games.column): [g.column for g in ordered],
     }
-    return pl.DataFrame(data, schema=GAMES_SCHEMA)
+    return pl.DataFrame(data, schema=GAME_DTYPES)

@@ -49,7 +49,16 @@ from pipeline.ingest.games_csv_players import (
     read_table,
 )
 from pipeline.ingest.model import EventData
-from schemas.ingest import LISTS, PLAYED_CODES, Events, Games, Players
+from schemas.ingest import (
+    EVENT_DTYPES,
+    GAME_DTYPES,
+    LISTS,
+    PLAYED_CODES,
+    PLAYER_DTYPES,
+    Events,
+    Games,
+    Players,
+)
 
 __all__ = [
     "find_players_file",
@@ -81,51 +90,7 @@ _RESULT_FORMS = "1-0, 0-1, ½-½, 1/2-1/2, 0.5-0.5, =, 1F-0F, 0F-1F, 0F-0F, +:-,
 _BYE_FORMS = "1, +, ½, 1/2, 0.5, =, 0, -"
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
-EVENTS_SCHEMA: dict[str, type[pl.DataType]] = {
-    str(Events.event_id): pl.String,
-    str(Events.file): pl.String,
-    str(Events.name): pl.String,
-    str(Events.source): pl.String,
-    str(Events.list): pl.String,
-    str(Events.list_source): pl.String,
-    str(Events.start_date): pl.Date,
-    str(Events.end_date): pl.Date,
-    str(Events.rounds): pl.Int64,
-    str(Events.city): pl.String,
-    str(Events.federation): pl.String,
-    str(Events.time_control): pl.String,
-    str(Events.opponent_ref): pl.String,
-    str(Events.scoring): pl.String,
-}
-PLAYERS_SCHEMA: dict[str, type[pl.DataType]] = {
-    str(Players.event_id): pl.String,
-    str(Players.start_no): pl.Int64,
-    str(Players.name): pl.String,
-    str(Players.fide_id): pl.Int64,
-    str(Players.federation): pl.String,
-    str(Players.title): pl.String,
-    str(Players.sex): pl.String,
-    str(Players.birth_year): pl.Int64,
-    str(Players.rating): pl.Int64,
-    str(Players.points): pl.Float64,
-    str(Players.rank): pl.Int64,
-    str(Players.k_declared): pl.Float64,
-    str(Players.change_declared): pl.Float64,
-    str(Players.line): pl.Int64,
-    PLAYER_ID: pl.String,
-}
-GAMES_SCHEMA: dict[str, type[pl.DataType]] = {
-    str(Games.event_id): pl.String,
-    str(Games.round): pl.Int64,
-    str(Games.start_no): pl.Int64,
-    str(Games.opponent_no): pl.Int64,
-    str(Games.colour): pl.String,
-    str(Games.code): pl.String,
-    str(Games.score): pl.Float64,
-    str(Games.played): pl.Boolean,
-    str(Games.line): pl.Int64,
-    str(Games.column): pl.String,
-}
+PLAYERS_SCHEMA: dict[str, type[pl.DataType]] = {**PLAYER_DTYPES, PLAYER_ID: pl.String}
 
 
 @dataclass(frozen=True)
@@ -371,7 +336,7 @@ def _event_data(
         str(Events.scoring): None,
     }
     return EventData(
-        events=pl.DataFrame([event_row], schema=EVENTS_SCHEMA),
+        events=pl.DataFrame([event_row], schema=EVENT_DTYPES),
         players=_players_frame(event_id, ordered, number, first_line, players),
         games=_games_frame(event_id, games, number, columns[0]),
         problems=warnings,
@@ -434,5 +399,5 @@ def _games_frame(
                     str(Games.column): result_column,
                 }
             )
-    frame = pl.DataFrame(rows, schema=GAMES_SCHEMA)
+    frame = pl.DataFrame(rows, schema=GAME_DTYPES)
     return frame.sort(str(Games.start_no), str(Games.round))

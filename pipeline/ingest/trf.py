@@ -35,7 +35,7 @@ from pipeline.ingest.trf_records import (
     scoring,
 )
 from pipeline.ingest.trf_write import write_trf
-from schemas.ingest import Games, Players
+from schemas.ingest import GAME_DTYPES, PLAYER_DTYPES, Games
 
 __all__ = ["looks_like_trf", "read_trf", "scoring_from_trf", "split_lines", "write_trf"]
 
@@ -53,34 +53,6 @@ G_SCORE = str(Games.score)
 G_PLAYED = str(Games.played)
 G_LINE = str(Games.line)
 G_COLUMN = str(Games.column)
-GAME_SCHEMA: dict[str, type[pl.DataType]] = {
-    G_EVENT: pl.Utf8,
-    G_ROUND: pl.Int64,
-    G_NO: pl.Int64,
-    G_OPP: pl.Int64,
-    G_COLOUR: pl.Utf8,
-    G_CODE: pl.Utf8,
-    G_SCORE: pl.Float64,
-    G_PLAYED: pl.Boolean,
-    G_LINE: pl.Int64,
-    G_COLUMN: pl.Utf8,
-}
-PLAYER_SCHEMA: dict[str, type[pl.DataType]] = {
-    str(Players.event_id): pl.Utf8,
-    str(Players.start_no): pl.Int64,
-    str(Players.name): pl.Utf8,
-    str(Players.fide_id): pl.Int64,
-    str(Players.federation): pl.Utf8,
-    str(Players.title): pl.Utf8,
-    str(Players.sex): pl.Utf8,
-    str(Players.birth_year): pl.Int64,
-    str(Players.rating): pl.Int64,
-    str(Players.points): pl.Float64,
-    str(Players.rank): pl.Int64,
-    str(Players.k_declared): pl.Float64,
-    str(Players.change_declared): pl.Float64,
-    str(Players.line): pl.Int64,
-}
 
 
 @dataclass
@@ -281,7 +253,7 @@ def _read_games(
     players: list[_Player], file: str, problems: ProblemList
 ) -> tuple[pl.DataFrame, int]:
     used = max((_last_used_round(p.text) for p in players), default=0)
-    cols: dict[str, list[object]] = {name: [] for name in GAME_SCHEMA}
+    cols: dict[str, list[object]] = {name: [] for name in GAME_DTYPES}
     for player in players:
         for round_no in range(1, used + 1):
             entry = _read_round(player, round_no, file, problems)
@@ -298,7 +270,7 @@ def _read_games(
             cols[G_PLAYED].append(code in tf.PLAYED_CODE_SET and opponent is not None)
             cols[G_LINE].append(player.line)
             cols[G_COLUMN].append(str(tf.round_span(round_no)))
-    frame = pl.DataFrame(cols, schema=GAME_SCHEMA)
+    frame = pl.DataFrame(cols, schema=GAME_DTYPES)
     return frame, used
 
 
@@ -382,4 +354,4 @@ def _players_frame(players: list[_Player], file: str) -> pl.DataFrame:
         )
         for p in players
     ]  # fmt: skip
-    return pl.DataFrame(rows, schema=PLAYER_SCHEMA, orient="row")
+    return pl.DataFrame(rows, schema=PLAYER_DTYPES, orient="row")

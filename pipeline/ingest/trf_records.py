@@ -27,7 +27,7 @@ import polars as pl
 from pipeline.errors import ProblemList, Severity
 from pipeline.ingest import trf_fields as tf
 from pipeline.ingest.timecontrol import classify_encoded, classify_free_text, classify_words
-from schemas.ingest import Events
+from schemas.ingest import EVENT_DTYPES, Events
 
 TOURNAMENT_RECORDS = frozenset(
     {
@@ -43,23 +43,6 @@ TRF26_MARKERS = frozenset({"142", "152", "162", "172", "192", "202", "222", "352
 KEPT_RECORDS = TOURNAMENT_RECORDS | TRFX_RECORDS | TRF26_MARKERS  # values stored in Records
 NATIONAL_RECORD = re.compile(r"[A-Z]{3}")  # TRF26 national rating records: 'IND', 'GER'
 _YMD_SLASH = re.compile(r"\s*[0-9]{4}/[0-9]{2}/[0-9]{2}\s*")
-
-EVENT_SCHEMA: dict[str, type[pl.DataType]] = {
-    str(Events.event_id): pl.Utf8,
-    str(Events.file): pl.Utf8,
-    str(Events.name): pl.Utf8,
-    str(Events.source): pl.Utf8,
-    str(Events.list): pl.Utf8,
-    str(Events.list_source): pl.Utf8,
-    str(Events.start_date): pl.Date,
-    str(Events.end_date): pl.Date,
-    str(Events.rounds): pl.Int64,
-    str(Events.city): pl.Utf8,
-    str(Events.federation): pl.Utf8,
-    str(Events.time_control): pl.Utf8,
-    str(Events.opponent_ref): pl.Utf8,
-    str(Events.scoring): pl.Utf8,
-}
 
 
 @dataclass
@@ -120,7 +103,7 @@ def events_frame(
         str(Events.opponent_ref): None,
         str(Events.scoring): tf.scoring_json(scoring(records)),
     }
-    return pl.DataFrame([row], schema=EVENT_SCHEMA)
+    return pl.DataFrame([row], schema=EVENT_DTYPES)
 
 
 def _value_columns(line_value: str) -> str:

@@ -19,10 +19,12 @@ from hypothesis import strategies as st
 
 from pipeline.errors import InputError, Problem
 from pipeline.ingest.model import EventData
-from pipeline.ingest.trf import GAME_SCHEMA, PLAYER_SCHEMA, read_trf, write_trf
+from pipeline.ingest.trf import read_trf, write_trf
 from pipeline.ingest.trf_fields import result_score
-from pipeline.ingest.trf_records import EVENT_SCHEMA
+from schemas.ingest import EVENT_DTYPES as EVENT_SCHEMA
+from schemas.ingest import GAME_DTYPES as GAME_SCHEMA
 from schemas.ingest import PLAYED_CODES, Events, Games, Players
+from schemas.ingest import PLAYER_DTYPES as PLAYER_SCHEMA
 from tests.ingest.test_trf import FILE, SAMPLE, c, p001
 
 # --- the writer ----------------------------------------------------------------------------
