@@ -280,7 +280,10 @@ def run(
     )
     with _progress(quiet) as progress:
         outcome = run_job(options, progress)
-    print_problems(outcome.loaded.problems if outcome.result is None else outcome.loaded.errors)
+    shown = outcome.loaded.problems
+    if outcome.result is not None:
+        shown = sorted([*shown, *outcome.result.warnings], key=lambda p: p.sort_key())
+    print_problems(shown)
     for found in outcome.loaded.ignored_registries:
         typer.echo(
             f"{found}: warning: a rating list among the inputs is not an event; "
@@ -294,7 +297,7 @@ def run(
 
         ratings = outcome.result.ratings if outcome.result is not None else None
         summary = render_summary(
-            outcome.summary, ratings, written=outcome.written, list_errors=False
+            outcome.summary, ratings, written=outcome.written, list_problems=False
         )
         Console(highlight=False).print(summary)
     raise typer.Exit(outcome.exit_code)

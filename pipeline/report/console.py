@@ -140,12 +140,12 @@ def render_summary(
     written: Sequence[Path] = (),
     top: int = 5,
     max_problems: int = 10,
-    list_errors: bool = True,
+    list_problems: bool = True,
 ) -> Group:
     """Headline, players per list, largest gains/losses, warnings, notes, files written.
 
-    `list_errors=False` counts the errors in the headline without listing them (the CLI
-    prints every error on stderr already)."""
+    `list_problems=False` counts errors and warnings without listing them (the CLI has
+    printed every one of them on stderr already)."""
     parts: list[RenderableType] = [_headline(summary)]
     per_list = _per_list_table(summary)
     if per_list is not None:
@@ -155,7 +155,10 @@ def render_summary(
         if movers is not None:
             parts.append(movers)
     for key, label in (("errors", "error"), ("warnings", "warning"), ("report_notes", "note")):
-        if key == "errors" and not list_errors:
+        if key in ("errors", "warnings") and not list_problems:
+            n = len(_sequence(summary.get(key)))
+            if key == "warnings" and n:
+                parts.append(Text(f"{_plural(n, 'warning')} (on stderr and in the report)"))
             continue
         block = _problems(summary, key, label, max_problems)
         if block is not None:
