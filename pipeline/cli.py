@@ -37,6 +37,13 @@ EXIT_OK = 0
 EXIT_INPUT = 1
 EXIT_USAGE = 2
 
+# Arguments and options shared by validate, run and explain.
+PATHS = typer.Argument(
+    ..., metavar="PATH...", help="Tournament files or folders (searched recursively)."
+)
+REGISTRY = typer.Option(None, "--registry", help="FIDE rating list (TXT, XML, CSV or a zip).")
+LIST = typer.Option(None, "--list", help="Rating list of every event: standard, rapid or blitz.")
+
 
 def _version(value: bool) -> None:
     if value:
@@ -183,15 +190,11 @@ def calc(
 
 @app.command()
 def validate(
-    paths: list[Path] = typer.Argument(
-        ..., help="Tournament files or folders (searched recursively)."
-    ),
+    paths: list[Path] = PATHS,
     registry: Path | None = typer.Option(
         None, "--registry", help="FIDE rating list to check the players against."
     ),
-    list_: str | None = typer.Option(
-        None, "--list", help="Rating list of every event: standard, rapid or blitz."
-    ),
+    list_: str | None = LIST,
 ) -> None:
     """Check files; print every problem as file:line[:column]: message.
 
@@ -235,15 +238,9 @@ def _check_paths(paths: list[Path], registry: Path | None) -> None:
 
 @app.command()
 def run(
-    paths: list[Path] = typer.Argument(
-        ..., help="Tournament files or folders (searched recursively)."
-    ),
-    registry: Path | None = typer.Option(
-        None, "--registry", help="FIDE rating list (TXT, XML or CSV)."
-    ),
-    list_: str | None = typer.Option(
-        None, "--list", help="Rating list of every event: standard, rapid or blitz."
-    ),
+    paths: list[Path] = PATHS,
+    registry: Path | None = REGISTRY,
+    list_: str | None = LIST,
     period: str | None = typer.Option(None, "--period", help="Rating period YYYY-MM."),
     rules: str | None = typer.Option(
         None,
@@ -305,16 +302,10 @@ def run(
 
 @app.command()
 def explain(
-    paths: list[Path] = typer.Argument(
-        ..., help="Tournament files or folders (searched recursively)."
-    ),
+    paths: list[Path] = PATHS,
     player: int = typer.Option(..., "--player", help="FIDE ID of the player to explain."),
-    registry: Path | None = typer.Option(
-        None, "--registry", help="FIDE rating list (TXT, XML or CSV)."
-    ),
-    list_: str | None = typer.Option(
-        None, "--list", help="Rating list of every event: standard, rapid or blitz."
-    ),
+    registry: Path | None = REGISTRY,
+    list_: str | None = LIST,
     period: str | None = typer.Option(None, "--period", help="Rating period YYYY-MM."),
     rules: str | None = typer.Option(
         None, "--rules", help="Rule-set date YYYY-MM-DD for every event."

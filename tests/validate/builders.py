@@ -8,7 +8,7 @@ from datetime import date
 import polars as pl
 
 from pipeline.ingest.model import EventData
-from schemas.ingest import Events, Games, Players
+from schemas.ingest import GAME_DTYPES, Events, Games, Players
 
 # Standard scoring of the TRF codes (fide-rules.md §8): byes U and F count 1, H counts ½.
 SCORES = {
@@ -102,18 +102,7 @@ def make_event(
             str(Games.line): [player_line(e[0]) for e in entries],
             str(Games.column): [round_column(e[1]) for e in entries],
         },
-        schema={
-            str(Games.event_id): pl.String,
-            str(Games.round): pl.Int64,
-            str(Games.start_no): pl.Int64,
-            str(Games.opponent_no): pl.Int64,
-            str(Games.colour): pl.String,
-            str(Games.code): pl.String,
-            str(Games.score): pl.Float64,
-            str(Games.played): pl.Boolean,
-            str(Games.line): pl.Int64,
-            str(Games.column): pl.String,
-        },
+        schema=GAME_DTYPES,
     )
     return EventData(events, players_df, games_df)
 
