@@ -39,7 +39,7 @@ EXIT_USAGE = 2
 
 # Arguments and options shared by validate, run and explain.
 PATHS = typer.Argument(
-    ..., metavar="PATH...", help="Tournament files or folders (searched recursively)."
+    ..., metavar="PATH", help="Tournament files or folders (searched recursively)."
 )
 REGISTRY = typer.Option(None, "--registry", help="FIDE rating list (TXT, XML, CSV or a zip).")
 LIST = typer.Option(None, "--list", help="Rating list of every event: standard, rapid or blitz.")
