@@ -76,6 +76,7 @@ from schemas.ingest import Events
 from schemas.output import GAMES_COLUMNS, RATINGS_COLUMNS
 
 E_START = str(Events.start_date)
+E_END = str(Events.end_date)
 ROUNDINGS = ("period", "tournament")
 RESULT_SHOWN = {"=": "½"}  # games.csv `result`: the TRF code, a draw shown as ½
 
@@ -123,7 +124,10 @@ def _event_rules(events: pl.DataFrame, options: RateOptions) -> tuple[pl.DataFra
     dates: list[dt.date] = []
     chosen: dict[str, RuleSet] = {}
     names: list[str] = []
-    for file, list_, start in zip(events[E_FILE], events[E_LIST], events[E_START], strict=True):
+    ends = events[E_END] if E_END in events.columns else pl.Series([None] * events.height)
+    for file, list_, start, end in zip(
+        events[E_FILE], events[E_LIST], events[E_START], ends, strict=True
+    ):
         if list_ is None:
             raise ValueError(f"{file}: the event's rating list must be set before rating")
         if options.rules_date is not None:
@@ -131,12 +135,14 @@ def _event_rules(events: pl.DataFrame, options: RateOptions) -> tuple[pl.DataFra
         elif start is not None:
             on = start
         else:
-            on = options.today
+            # an end date (or a crosstable's "Last update") is closer to the event than today
+            on = end if end is not None else options.today
+            source = "the end date" if end is not None else "today"
             problems.append(
                 Problem(
                     Location(file),
                     "no-start-date",
-                    f"no start date; rules of {on.isoformat()} used; pass --rules",
+                    f"no start date; rules of {on.isoformat()} ({source}) used; pass --rules",
                     Severity.WARNING,
                 )
             )

@@ -240,7 +240,8 @@ def _events_frame(
         str(Events.list): rating_list,
         str(Events.list_source): "title" if rating_list else None,
         str(Events.start_date): info.start_date,
-        str(Events.end_date): info.end_date,
+        # without a date row, the final standings' "Last update" bounds the end date
+        str(Events.end_date): info.end_date or (info.updated if info.start_date is None else None),
         str(Events.rounds): rounds,
         str(Events.city): info.city,
         str(Events.federation): info.federation,

@@ -67,6 +67,7 @@ class Preamble:
     city: str | None = None
     federation: str | None = None
     time_control: str | None = None
+    updated: date | None = None  # the "Last update" date: the standings' date
     lists_found: list[str] = field(default_factory=list)
 
 
@@ -77,7 +78,11 @@ def read_preamble(lines: list[str]) -> Preamble:
         line = " ".join(raw.split())
         if not line or line.startswith("#"):
             continue
-        if _DATABASE.search(line) or _LAST_UPDATE.match(line):
+        if _LAST_UPDATE.match(line):
+            dates = _dates_in(line)
+            info.updated = info.updated or (dates[0] if dates else None)
+            continue
+        if _DATABASE.search(line):
             continue
         if _TITLE.search(line):
             info.title = info.title or line

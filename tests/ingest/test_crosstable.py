@@ -876,3 +876,19 @@ def test_any_text_raises_only_input_error(lines: str) -> None:
         check_column_types(event)
         return
     assert problems
+
+
+def test_last_update_bounds_the_end_date_when_no_date_row() -> None:
+    # chess-results exports without a date row still carry the standings' date; rating
+    # uses it for the rule set rather than today (fide-rules.md §8 preamble).
+    text = (
+        "Chess-Results Server Chess-results.com\n"
+        "Offene Stadtmeisterschaft Schnellschach 2025\n"
+        "Last update 12.04.2025 18:22:10\n"
+        "Final Ranking crosstable after 1 Rounds\n"
+        "Rk.;SNo;Name;FED;Rtg;1.Rd;Pts.\n"
+        "1;1;Meier, Hans;GER;2210;2w1;1\n"
+        "2;2;Huber, Karl;AUT;2250;1b0;0\n"
+    )
+    ev = read_crosstable_csv(text, "e.csv").events.row(0, named=True)
+    assert (ev["start_date"], ev["end_date"], ev["list"]) == (None, date(2025, 4, 12), "rapid")

@@ -12,7 +12,7 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from pipeline.rate import RateOptions, period_start
+from pipeline.rate import RateOptions, period_start, rate_period
 from schemas.output import GAMES_COLUMNS, RATINGS_COLUMNS, REASONS, STATUSES
 from tests.rate.builders import Event, frames, game_rows, rate, row
 
@@ -307,7 +307,8 @@ def test_event_without_date_uses_today_with_warning() -> None:
     assert result.events["rule_set"].to_list() == ["standard 2022-01-01"]
     [warning] = [w for w in result.warnings if w.code == "no-start-date"]
     assert str(warning) == (
-        "nd.trf: warning: no start date; rules of 2023-06-01 used; pass --rules [no-start-date]"
+        "nd.trf: warning: no start date; rules of 2023-06-01 (today) used; pass --rules "
+        "[no-start-date]"
     )
     with_rules = rate(e, options=RateOptions(rules_date=dt.date(2025, 1, 1), today=TODAY))
     assert not [w for w in with_rules.warnings if w.code == "no-start-date"]
@@ -367,3 +368,21 @@ def test_hundredths_are_the_nearest_doubles() -> None:
     values = [*range(-300_000, 300_001, 7), 94, 70, -280, 1, -1, 0]
     got = pl.DataFrame({"h": values}).select(_hundredths("h"))["h"].to_list()
     assert got == [v / 100 for v in values]
+
+
+def test_event_without_start_date_uses_its_end_date() -> None:
+    # A crosstable without a date row: its "Last update" is read as the end date, and the
+    # rules of that day are closer to the event's than today's (fide-rules.md §3 eras).
+    e = Event("nd", start=None)
+    e.player(1, 2813, 1)
+    e.player(2, 2400, 2)
+    e.pair(1, 1, 2, "1-0")
+    events, players, games = frames(e)
+    events = events.with_columns(pl.lit(dt.date(2025, 9, 20)).alias("end_date"))
+    result = rate_period(events, players, games, None, RateOptions(today=dt.date(2026, 1, 1)))
+    assert result.events["rule_set"].to_list() == ["standard 2024-03-01"]
+    [warning] = [w for w in result.warnings if w.code == "no-start-date"]
+    assert str(warning) == (
+        "nd.trf: warning: no start date; rules of 2025-09-20 (the end date) used; "
+        "pass --rules [no-start-date]"
+    )
