@@ -6,6 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Timing-based checks only add flakiness on a loaded 2-core CI machine: no deadline, and
+# no "too slow" health check (slow generation is measured by the benchmarks instead).
+settings.register_profile(
+    "project", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("project")
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
