@@ -348,10 +348,11 @@ def _progress(quiet: bool) -> Iterator[Callable[[int, int, str], None] | None]:
     from rich.progress import Progress
 
     with Progress(transient=True, console=_stderr_console()) as bar:
-        task = bar.add_task("reading", total=None)
+        task = bar.add_task("reading", total=None, visible=False)
 
         def update(i: int, n: int, name: str) -> None:
-            bar.update(task, total=n, completed=i, description=Path(name).name[:40])
+            # shown for multi-file runs only
+            bar.update(task, total=n, completed=i, description=Path(name).name[:40], visible=n > 1)
 
         yield update
 
