@@ -392,6 +392,22 @@ def _floor_problems(ratings: pl.DataFrame) -> list[Problem]:
     ]
 
 
+def _no_id_problems(ratings: pl.DataFrame) -> list[Problem]:
+    """An initial rating is published only for a registered player: say who needs an ID."""
+    rows = ratings.filter((pl.col("status") == "initial") & pl.col(P_FIDE).is_null())
+    return [
+        Problem(
+            Location(r[E_FILE], r[P_LINE]),
+            "initial-without-fide-id",
+            f"expected a FIDE ID for {r[P_NAME]} ({r['list']}), who qualifies for an initial "
+            f"rating of {r['rating_after']}, got none: FIDE publishes it once the player is "
+            "registered",
+            Severity.WARNING,
+        )
+        for r in rows.iter_rows(named=True)
+    ]
+
+
 def rate_period(
     events: pl.DataFrame,
     players: pl.DataFrame,
@@ -423,6 +439,7 @@ def rate_period(
     rated = _rated_players(roster, classified, period_rules, start.year, options.rounding)
     ratings = _ratings_frame(roster, rated, initial)
     warnings.extend(_floor_problems(ratings))
+    warnings.extend(_no_id_problems(ratings))
     return RateResult(
         games=_games_frame(classified, rated),
         ratings=ratings,

@@ -165,3 +165,21 @@ def test_details_match_the_scalar_rules(games: list[tuple[int, float]], year: in
         assert r["p"] == ref.p_hundredths / 100
         ra_h = (ref.ra * 100).numerator * 2 + (ref.ra * 100).denominator
         assert r["ra"] == (ra_h // (2 * (ref.ra * 100).denominator)) / 100
+
+
+def test_initial_rating_without_fide_id_is_flagged() -> None:
+    # fide-rules.md §6: published only for a registered player; say who needs an ID.
+    e = Event("new", start=dt.date(2025, 3, 10))
+    e.player(1, None, None)  # unrated, no FIDE ID
+    opponents: list[tuple[int | None, float]] = [
+        (1700, 1.0),
+        (1800, 0.5),
+        (1900, 0.5),
+        (1750, 1.0),
+        (1850, 0.0),
+    ]
+    e.series(1, opponents, first_no=2)
+    result = rate(e)
+    [flag] = [w for w in result.warnings if w.code == "initial-without-fide-id"]
+    assert flag.severity.value == "warning"
+    assert "who qualifies for an initial rating of" in flag.message
