@@ -7,6 +7,7 @@ commands so that `elo calc` starts fast.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from pipeline.errors import Problem
+    from pipeline.run import ProgressFn, RunOptions, RunOutcome
 
 app = typer.Typer(
     name="elo",
@@ -234,6 +236,32 @@ def _check_paths(paths: list[Path], registry: Path | None) -> None:
     for path in [*paths, *([registry] if registry else [])]:
         if not path.exists():
             usage_error(f"{path}: no such file or folder")
+    if registry is not None and not registry.is_file():
+        usage_error(f"--registry: expected a rating-list file, got the folder {registry}")
+
+
+def _check_out(out: Path) -> None:
+    """The output folder exists (or is made now) and can be written to."""
+    if out.exists() and not out.is_dir():
+        usage_error(f"--out: expected a folder, got the file {out}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        usage_error(f"--out: cannot create {out}: {exc.strerror}")
+    if not os.access(out, os.W_OK | os.X_OK):
+        usage_error(f"--out: cannot write to {out}")
+
+
+def _run_or_exit(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
+    """`run_job`, with a failing disk or permission turned into one line and exit 1."""
+    from pipeline.run import run_job
+
+    try:
+        return run_job(options, progress)
+    except OSError as exc:  # not a bug: the machine refused a read or a write
+        where = exc.filename if exc.filename is not None else "a file"
+        typer.echo(f"elo: error: {where}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_INPUT) from None
 
 
 @app.command()
@@ -263,7 +291,7 @@ def run(
         usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
     if period is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
         usage_error(f"--period: expected YYYY-MM, got {period!r}")
-    from pipeline.run import RunOptions, run_job
+    from pipeline.run import RunOptions
 
     options = RunOptions(
         paths=paths,
@@ -275,8 +303,9 @@ def run(
         out_dir=out,
         skip_invalid=skip_invalid,
     )
+    _check_out(out)
     with _progress(quiet) as progress:
-        outcome = run_job(options, progress)
+        outcome = _run_or_exit(options, progress)
     shown = outcome.loaded.problems
     if outcome.result is not None:
         shown = sorted([*shown, *outcome.result.warnings], key=lambda p: p.sort_key())
@@ -315,7 +344,7 @@ def explain(
     """One player's per-game breakdown, as FIDE's individual-calculation page shows it."""
     _check_list(list_)
     _check_paths(paths, registry)
-    from pipeline.run import RunOptions, run_job
+    from pipeline.run import RunOptions
 
     options = RunOptions(
         paths=paths,
@@ -326,7 +355,7 @@ def explain(
         rounding=rounding,
         out_dir=None,
     )
-    outcome = run_job(options)
+    outcome = _run_or_exit(options)
     if outcome.result is None:
         print_problems(outcome.loaded.problems)
         raise typer.Exit(outcome.exit_code)

@@ -180,6 +180,15 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
         except InputError as exc:
             loaded.problems.extend(exc.problems)
             loaded.invalid_files.append(str(options.registry))
+        except OSError as exc:
+            loaded.problems.append(
+                Problem(
+                    Location(str(options.registry)),
+                    "unreadable-file",
+                    f"expected a readable rating list, got {exc.strerror or exc}",
+                )
+            )
+            loaded.invalid_files.append(str(options.registry))
     loaded.invalid_files = sorted(set(loaded.invalid_files))
     return loaded
 

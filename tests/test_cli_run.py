@@ -201,3 +201,28 @@ def test_readme_names_the_two_commands() -> None:
     assert "make test" in readme
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     assert f"--registry {REGISTRY.relative_to(ROOT)}" in makefile
+
+
+def test_registry_folder_and_out_file_are_usage_errors(tmp_path: Path) -> None:
+    code, _, err = invoke("run", str(SAMPLES), "--registry", str(SAMPLES))
+    assert code == 2
+    assert err == f"elo: error: --registry: expected a rating-list file, got the folder {SAMPLES}\n"
+    taken = tmp_path / "taken"
+    taken.write_text("", encoding="utf-8")
+    code, _, err = invoke("run", str(SAMPLES), "--out", str(taken))
+    assert code == 2
+    assert err == f"elo: error: --out: expected a folder, got the file {taken}\n"
+
+
+def test_a_refused_write_is_one_line_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pipeline.run
+
+    def full_disk(*_: object, **__: object) -> None:
+        raise OSError(28, "No space left on device", str(tmp_path / "report.xlsx"))
+
+    monkeypatch.setattr(pipeline.run, "run_job", full_disk)
+    code, _, err = invoke("run", str(SAMPLES), "--out", str(tmp_path))
+    assert code == 1
+    assert err == f"elo: error: {tmp_path / 'report.xlsx'}: No space left on device\n"
