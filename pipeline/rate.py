@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
+from pipeline.rate_checks import declared_problems
 from pipeline.rate_classify import (
     DELTA_H,
     E_FILE,
@@ -440,8 +441,10 @@ def rate_period(
     ratings = _ratings_frame(roster, rated, initial)
     warnings.extend(_floor_problems(ratings))
     warnings.extend(_no_id_problems(ratings))
+    games_out = _games_frame(classified, rated)
+    warnings.extend(declared_problems(games_out, players, events))
     return RateResult(
-        games=_games_frame(classified, rated),
+        games=games_out,
         ratings=ratings,
         events=_events_frame(ev, classified),
         warnings=sorted(warnings, key=Problem.sort_key),
