@@ -252,6 +252,37 @@ def _check_out(out: Path) -> None:
         usage_error(f"--out: cannot write to {out}")
 
 
+def _run_options(
+    paths: list[Path],
+    registry: Path | None,
+    list_: str | None,
+    period: str | None,
+    rules: str | None,
+    rounding: str,
+    out: Path | None,
+    skip_invalid: bool,
+) -> RunOptions:
+    """The options of run and explain, checked (usage errors exit 2)."""
+    _check_list(list_)
+    _check_paths(paths, registry)
+    if rounding not in ("period", "tournament"):
+        usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
+    if period is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
+        usage_error(f"--period: expected YYYY-MM, got {period!r}")
+    from pipeline.run import RunOptions
+
+    return RunOptions(
+        paths=paths,
+        registry=registry,
+        list_override=list_,
+        period=period,
+        rules_date=_parse_date("--rules", rules),
+        rounding=rounding,
+        out_dir=out,
+        skip_invalid=skip_invalid,
+    )
+
+
 def _run_or_exit(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
     """`run_job`, with a failing disk or permission turned into one line and exit 1."""
     from pipeline.run import run_job
@@ -285,24 +316,7 @@ def run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
 ) -> None:
     """Rate the events of a rating period; write the workbook, CSV tables and summary."""
-    _check_list(list_)
-    _check_paths(paths, registry)
-    if rounding not in ("period", "tournament"):
-        usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
-    if period is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
-        usage_error(f"--period: expected YYYY-MM, got {period!r}")
-    from pipeline.run import RunOptions
-
-    options = RunOptions(
-        paths=paths,
-        registry=registry,
-        list_override=list_,
-        period=period,
-        rules_date=_parse_date("--rules", rules),
-        rounding=rounding,
-        out_dir=out,
-        skip_invalid=skip_invalid,
-    )
+    options = _run_options(paths, registry, list_, period, rules, rounding, out, skip_invalid)
     _check_out(out)
     with _progress(quiet) as progress:
         outcome = _run_or_exit(options, progress)
@@ -342,19 +356,7 @@ def explain(
     rounding: str = typer.Option("period", "--rounding", help="period or tournament."),
 ) -> None:
     """One player's per-game breakdown, as FIDE's individual-calculation page shows it."""
-    _check_list(list_)
-    _check_paths(paths, registry)
-    from pipeline.run import RunOptions
-
-    options = RunOptions(
-        paths=paths,
-        registry=registry,
-        list_override=list_,
-        period=period,
-        rules_date=_parse_date("--rules", rules),
-        rounding=rounding,
-        out_dir=None,
-    )
+    options = _run_options(paths, registry, list_, period, rules, rounding, None, False)
     outcome = _run_or_exit(options)
     if outcome.result is None:
         print_problems(outcome.loaded.problems)

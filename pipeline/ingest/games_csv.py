@@ -45,6 +45,7 @@ from pipeline.ingest.games_csv_players import (
     find_players_file,
     header_names,
     looks_like_players_csv,
+    missing_columns,
     read_players_csv,
     read_table,
 )
@@ -264,15 +265,7 @@ def read_games_csv(
     if players_text is not None:
         players = read_players_csv(players_text, players_file or "players.csv", problems)
     table = read_table(games_text, file, problems)
-    missing = [name for name in REQUIRED_COLUMNS if name not in table.names]
-    for name in missing:
-        problems.add(
-            file,
-            1,
-            None,
-            "missing-column",
-            f"expected a column {name!r}, got {', '.join(table.written) or 'no header'}",
-        )
+    missing_columns(table, REQUIRED_COLUMNS, file, problems)
     if any(p.code == "missing-column" for p in problems.items):
         problems.raise_if_errors()  # without the columns no row can be checked
     reader = _GameReader(table, file, players)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,10 +143,11 @@ def _whole_number(
     return int(value) or None
 
 
-def read_players_csv(text: str, file: str, problems: ProblemList) -> dict[str, PlayerRecord]:
-    """Players by id, in file order."""
-    table = read_table(text, file, problems)
-    missing = [c for c in REQUIRED_PLAYER_COLUMNS if c not in table.names]
+def missing_columns(
+    table: CsvTable, required: Sequence[str], file: str, problems: ProblemList
+) -> list[str]:
+    """The required columns the header lacks, each reported as a problem on line 1."""
+    missing = [name for name in required if name not in table.names]
     for name in missing:
         problems.add(
             file,
@@ -154,7 +156,13 @@ def read_players_csv(text: str, file: str, problems: ProblemList) -> dict[str, P
             "missing-column",
             f"expected a column {name!r}, got {', '.join(table.written) or 'no header'}",
         )
-    if missing:
+    return missing
+
+
+def read_players_csv(text: str, file: str, problems: ProblemList) -> dict[str, PlayerRecord]:
+    """Players by id, in file order."""
+    table = read_table(text, file, problems)
+    if missing_columns(table, REQUIRED_PLAYER_COLUMNS, file, problems):
         return {}
     at = {name: table.names.index(name) for name in PLAYER_COLUMNS if name in table.names}
 
