@@ -191,39 +191,6 @@ def parse_birth_year(text: str) -> int | None:
 
 # --- tournament records -----------------------------------------------------------------
 
-_DATE_PARTS = re.compile(r"([0-9]{1,4})\s*[./\-]\s*([0-9]{1,2})\s*[./\-]\s*([0-9]{1,4})")
-
-
-def parse_trf_date(text: str) -> date | None:
-    """A tournament date (records 042 / 052), None if unreadable.
-
-    TRF26 writes ``YYYY/MM/DD``; TRF16 files hold free forms such as ``28. 07. 2005``,
-    ``24/09/2010``, ``2012-02-06``, ``2010.09.24``, ``24.09.2010``. A four-digit first
-    part is the year (year-month-day). A four-digit last part is the year and the order
-    is day-month-year (the European and FIDE habit), unless only month-day-year can be
-    a date (``09/24/2010``). Two-digit years are refused: they cannot be told apart.
-    """
-    match = _DATE_PARTS.fullmatch(text.strip())
-    if match is None:
-        return None
-    a, b, c = match.groups()
-    if len(a) == 4:
-        return _date_or_none(int(a), int(b), int(c))
-    if len(c) == 4 and len(a) <= 2:
-        year, first, second = int(c), int(a), int(b)
-        day_first = _date_or_none(year, second, first)
-        if day_first is not None:
-            return day_first
-        return _date_or_none(year, first, second)
-    return None
-
-
-def _date_or_none(year: int, month: int, day: int) -> date | None:
-    try:
-        return date(year, month, day)
-    except ValueError:
-        return None
-
 
 def format_trf_date(value: date) -> str:
     """TRF26 date: ``YYYY/MM/DD``."""

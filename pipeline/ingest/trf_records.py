@@ -12,7 +12,11 @@ by `pipeline.ingest.trf`.
   122 free text, else the words of 092 (``(Standard)``); `time_control` is the 222 value
   when it reads, else the 122 text, else an unreadable 222 as written.
 - `scoring`: record 162 (TRF26), else XXS (TRF(x)), as a JSON object of point values.
-- An unreadable 042 date is an error; an unreadable 052, XXR, 142 or 222 is a warning.
+- Dates (042, 052) in any form `pipeline.ingest.dates` reads; a form other than year
+  first in digits is a ``date-read`` warning that shows the date understood, an ambiguous
+  one (``05/06/2020``) an ``ambiguous-date`` warning with the date left out (validation
+  makes it an error unless ``--rules`` is given). An unreadable 042 date is an error; an
+  unreadable 052, XXR, 142 or 222 is a warning.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import polars as pl
 
 from pipeline.errors import ProblemList, Severity
 from pipeline.ingest import trf_fields as tf
+from pipeline.ingest.dates import DateRead, read_date, settle
 from pipeline.ingest.timecontrol import classify_encoded, classify_free_text, classify_words
 from schemas.ingest import EVENT_DTYPES, Events
 
@@ -74,8 +79,7 @@ def scoring(records: Records) -> dict[str, float] | None:
 def events_frame(
     records: Records, file: str, used_rounds: int, problems: ProblemList
 ) -> pl.DataFrame:
-    start = _record_date(records, "042", file, problems, Severity.ERROR)
-    end = _record_date(records, "052", file, problems, Severity.WARNING)
+    start, end = _event_dates(records, file, problems)
     list_name, list_source, time_control = _rating_list(records, file, problems)
     rounds = max(
         used_rounds,
@@ -101,6 +105,7 @@ def events_frame(
         str(Events.federation): records.text("032"),
         str(Events.time_control): time_control,
         str(Events.opponent_ref): None,
+        str(Events.layout): None,
         str(Events.scoring): tf.scoring_json(scoring(records)),
     }
     return pl.DataFrame([row], schema=EVENT_DTYPES)
@@ -110,22 +115,46 @@ def _value_columns(line_value: str) -> str:
     return f"{tf.RECORD_VALUE}-{tf.RECORD_VALUE + max(len(line_value), 1) - 1}"
 
 
-def _record_date(
-    records: Records, code: str, file: str, problems: ProblemList, severity: Severity
-) -> date | None:
-    found = records.first(code)
-    if found is None or not found[1].strip():
-        return None
-    line_no, value = found
-    parsed = tf.parse_trf_date(value)
-    if parsed is None:
-        tail = "" if severity is Severity.ERROR else "; ignored"
-        problems.add(
-            file, line_no, _value_columns(value), "bad-date",
-            f"expected a date like 2025/09/01 or 01.09.2025, got '{value.strip()}'{tail}",
-            severity,
-        )  # fmt: skip
-    return parsed
+def _event_dates(
+    records: Records, file: str, problems: ProblemList
+) -> tuple[date | None, date | None]:
+    """Records 042 and 052, read together so that one settles the other's day/month order.
+
+    Year-first digits need no word; another readable form is a warning that shows the date
+    understood; an ambiguous one is left out with an ``ambiguous-date`` warning, which
+    validation turns into an error unless ``--rules`` fixes the rule set. An unreadable 042
+    is an error, an unreadable 052 a warning.
+    """
+    found: list[tuple[str, int, str, DateRead | None]] = []
+    for code in ("042", "052"):
+        record = records.first(code)
+        if record is not None and record[1].strip():
+            found.append((code, record[0], record[1], read_date(record[1])))
+    settled = iter(settle([r for *_, r in found if r is not None]))
+    values: dict[str, date | None] = {}
+    for code, line_no, value, reading in found:
+        where = _value_columns(value)
+        if reading is None:
+            severity = Severity.ERROR if code == "042" else Severity.WARNING
+            tail = "" if severity is Severity.ERROR else "; ignored"
+            problems.add(
+                file, line_no, where, "bad-date",
+                f"expected a date like 2025/09/01 or 01.09.2025, got '{value.strip()}'{tail}",
+                severity,
+            )  # fmt: skip
+            continue
+        reading = next(settled)
+        values[code] = reading.value
+        if reading.ambiguous:
+            problems.add(
+                file, line_no, where, "ambiguous-date",
+                f"expected a date that reads one way, got {reading.ambiguity()}: write it "
+                "year first (YYYY/MM/DD) or pass --rules YYYY-MM-DD",
+                Severity.WARNING,
+            )  # fmt: skip
+        elif not reading.standard:
+            problems.add(file, line_no, where, "date-read", reading.note(), Severity.WARNING)
+    return values.get("042"), values.get("052")
 
 
 def _record_count(records: Records, code: str, file: str, problems: ProblemList) -> int:

@@ -20,11 +20,13 @@ from tests.ingest.test_trf import c
 from tests.ingest.test_trf_write import frames_equal
 
 REAL = {
-    # file: (players, rounds, list, list_source, source, games rows)
-    "fide_example1_karl_mala_2005.trf": (284, 7, "standard", "122", "trf16", 284 * 7),
-    "javafo_sample_open_gros_2010.trf": (52, 9, None, None, "trf16", 52 * 5),
+    # file: (players, rounds, list, list_source, source, games rows, reader warnings)
+    "fide_example1_karl_mala_2005.trf": (284, 7, "standard", "122", "trf16", 284 * 7,
+                                         ["date-read", "date-read"]),  # 28. 07. 2005
+    "javafo_sample_open_gros_2010.trf": (52, 9, None, None, "trf16", 52 * 5,
+                                         ["date-read", "date-read"]),  # 24/09/2010
     "fide_tec_sample_grandmommys_cup_trf26_team.trf": (249, 14, "standard", "222", "trf26",
-                                                        249 * 14),
+                                                        249 * 14, []),
 }  # fmt: skip
 
 
@@ -41,14 +43,14 @@ def test_real_file_counts(shared_dir: Path, name: str) -> None:
     Events.validate(event.events)
     Players.validate(event.players)
     Games.validate(event.games)
-    players, rounds, list_name, list_source, source, games = REAL[name]
+    players, rounds, list_name, list_source, source, games, warnings = REAL[name]
     row = event.events.row(0, named=True)
     assert (event.players.height, row[c(Events.rounds)]) == (players, rounds)
     assert (row[c(Events.list)], row[c(Events.list_source)], row[c(Events.source)]) == (
         list_name, list_source, source,
     )  # fmt: skip
     assert event.games.height == games
-    assert event.problems == []
+    assert [p.code for p in event.problems] == warnings
     # declared points agree with the standard scoring of the games read
     sums = event.games.group_by(c(Games.start_no)).agg(pl.col(c(Games.score)).sum().alias("sum"))
     joined = event.players.join(sums, on=c(Players.start_no))
