@@ -2,10 +2,14 @@
 
 Both formats become a list of ``(line, cells)`` rows (CSV line / spreadsheet row, 1-based)
 and are read by the same code: preamble rows (database line, tournament name, ``Last
-update``, title), the header row (first cell ``Rk.``/``Rg.``/``Pos.``...), player rows,
-trailing ``Annotation`` / ``Tie Break`` lines. Swiss layout (``1.Rd`` ... with cells like
-``12w1``, ``5b½``, ``7s0``, ``3n½``, ``12w+``, ``-1``) and round-robin layout (columns
-``1`` ... ``N``, ``*`` diagonal) are both read; English, German and Spanish headers.
+update``, details, title), the header row, player rows up to the first blank or
+non-player row, then whatever follows (``Annotation``, ``Tie Break``, ``You find all
+details ...``), which is not read. Both layouts chess-results writes are read, each
+Swiss or round-robin (`crosstable_table`): the final ranking (header ``Rk.``, opponents
+by rank) and the starting rank (header ``No.``, opponents by start number, the rank in a
+column after the points); the layout is recorded in `Events.layout`. Header words of
+every language come from `pipeline.ingest.vocabulary`, the cell grammar from
+`crosstable_cells`.
 
 XLSX bytes go through `check_xlsx` before fastexcel sees them; the first sheet is read
 with every cell as text (formulas as their cached values, never evaluated).
@@ -16,11 +20,12 @@ Frames follow `schemas.ingest`. Problems (all of a file, one `InputError`):
 ``bad-start-number``, ``duplicate-start-number``, ``missing-name``, ``bad-rating``,
 ``bad-fide-id``, ``bad-points``, ``bad-k``, ``bad-rating-change``,
 ``opponent-out-of-range``, ``csv-unreadable``, ``xlsx-unreadable``, ``xlsx-unsafe``;
-warning ``list-ambiguous``.
+warnings ``list-ambiguous``, ``date-read``, ``ambiguous-date``.
 
 Byes: ``-1`` -> ``U`` (1 point), ``-½`` -> ``H``, ``-0``/``-``/``*``/empty/``not paired``
 -> ``Z``; a bye written as a word (``bye``, ``spielfrei``) is ``U`` unless the declared
-points show it was worth ½ (``H``) or 0 (``Z``).
+points show it was worth ½ (``H``) or 0 (``Z``). ``12w`` without a result is a game
+paired but not played yet (pending); ``12w-`` on both sides a double forfeit.
 """
 
 from __future__ import annotations
@@ -32,8 +37,8 @@ from pathlib import PurePath
 import polars as pl
 
 from pipeline.errors import InputError, ProblemList, Severity
-from pipeline.ingest.crosstable_cells import is_name_header, is_rank_header, normalize_cell
-from pipeline.ingest.crosstable_preamble import list_of, read_preamble
+from pipeline.ingest.crosstable_cells import normalize_cell
+from pipeline.ingest.crosstable_preamble import Preamble, list_of, read_preamble
 from pipeline.ingest.crosstable_table import (
     GameRow,
     Layout,
@@ -41,7 +46,8 @@ from pipeline.ingest.crosstable_table import (
     Row,
     assign_start_numbers,
     find_header,
-    is_trailer,
+    is_header_row,
+    is_player_row,
     read_layout,
     read_player,
     resolve_games,
@@ -76,7 +82,8 @@ def read_crosstable_xlsx(data: bytes, file: str, limits: XlsxLimits | None = Non
 
 
 def looks_like_crosstable(text: str) -> bool:
-    """True when one of the first lines is a crosstable header (``Rk.`` ... ``Name``)."""
+    """True when one of the first lines is a crosstable header (``Rk.`` / ``No.`` ...
+    ``Name`` ..., in any language of the vocabulary)."""
     for line in text.lstrip("\ufeff").splitlines()[:_SNIFF_LINES]:
         if _header_delimiter(line) is not None:
             return True
@@ -88,9 +95,10 @@ def looks_like_crosstable(text: str) -> bool:
 
 def _header_delimiter(line: str) -> str | None:
     for delimiter in _DELIMITERS:
-        cells = [cell.strip().strip('"').strip() for cell in line.split(delimiter)]
-        first = next((cell for cell in cells if cell), None)
-        if first and is_rank_header(first) and any(is_name_header(cell) for cell in cells):
+        if delimiter not in line:
+            continue
+        cells = [normalize_cell(cell.strip().strip('"')) for cell in line.split(delimiter)]
+        if is_header_row(cells):
             return delimiter
     return None
 
@@ -161,7 +169,8 @@ def _read_rows(rows: list[Row], file: str, source: str) -> EventData:
             first[0] if first else None,
             None,
             "crosstable-no-header",
-            f"expected a header row starting with 'Rk.', got {shown!r}",
+            "expected a header row starting 'Rk.' (final ranking) or 'No.' (starting "
+            f"rank) with a 'Name' column, got {shown!r}",
         )
         raise InputError(problems.items)
     line, cells = rows[header]
@@ -180,8 +189,8 @@ def _read_rows(rows: list[Row], file: str, source: str) -> EventData:
         raise InputError(problems.items)
     assign_start_numbers(players, layout, file, problems)
     games, reference = resolve_games(players, layout, file, problems)
-    preamble_lines = [" ".join(c for c in cells if c) for _, cells in rows[:header]]
-    events = _events_frame(preamble_lines, layout, games, reference, file, source, problems)
+    preamble = [(row, " ".join(c for c in cells if c)) for row, cells in rows[:header]]
+    events = _events_frame(preamble, layout, games, reference, file, source, problems)
     problems.raise_if_errors()
     return EventData(
         events=events,
@@ -194,20 +203,24 @@ def _read_rows(rows: list[Row], file: str, source: str) -> EventData:
 def _read_players(
     rows: list[Row], layout: Layout, file: str, problems: ProblemList
 ) -> list[PlayerRow]:
+    """The player rows: up to the first blank row or the first row that is not a player
+    row (`is_player_row`); a repeated header row (a page break) is passed over."""
     players: list[PlayerRow] = []
     for line, cells in rows:
         if not any(cells):
+            if players:
+                break
             continue
-        if is_trailer(cells, layout):
+        if is_header_row(cells):
+            continue
+        if not is_player_row(cells, layout):
             break
-        if len(cells) > layout.first and is_rank_header(cells[layout.first]):
-            continue  # the header repeated (page breaks)
         players.append(read_player(line, cells, len(players) + 1, layout, file, problems))
     return players
 
 
 def _events_frame(
-    lines: list[str],
+    lines: list[tuple[int, str]],
     layout: Layout,
     games: list[GameRow],
     reference: str,
@@ -216,6 +229,7 @@ def _events_frame(
     problems: ProblemList,
 ) -> pl.DataFrame:
     info = read_preamble(lines)
+    _date_problems(info, file, problems)
     name = info.name or PurePath(file).stem or file
     rating_list, found = list_of(info, name)
     if len(found) > 1:
@@ -228,8 +242,11 @@ def _events_frame(
             "pass --list",
             Severity.WARNING,
         )
+    played = max((g.round for g in games), default=0)
     if layout.round_robin:
-        rounds = info.rounds or max((g.round for g in games), default=None)
+        # the rounds are numbered by the Berger table here, not by the file: never fewer
+        # than the numbers given to the games
+        rounds = max(info.rounds_planned or info.rounds or 0, played) or None
     else:
         rounds = max(number for number, _ in layout.rounds)
     row = {
@@ -247,9 +264,27 @@ def _events_frame(
         str(Events.federation): info.federation,
         str(Events.time_control): info.time_control,
         str(Events.opponent_ref): reference,
+        str(Events.layout): layout.name,
         str(Events.scoring): None,  # crosstables use the standard 1 / ½ / 0
     }
     return pl.DataFrame([row], schema=EVENT_DTYPES)
+
+
+def _date_problems(info: Preamble, file: str, problems: ProblemList) -> None:
+    """An event date that reads two ways (left out; validation decides whether that
+    blocks), and one written other than year first (the date understood)."""
+    for row, reading in info.ambiguous:
+        problems.add(
+            file,
+            row,
+            None,
+            "ambiguous-date",
+            f"expected a date that reads one way, got {reading.ambiguity()}: write it "
+            "year first (YYYY/MM/DD) or pass --rules YYYY-MM-DD",
+            Severity.WARNING,
+        )
+    for row, reading in info.unusual:
+        problems.add(file, row, None, "date-read", reading.note(), Severity.WARNING)
 
 
 def _players_frame(players: list[PlayerRow], file: str) -> pl.DataFrame:

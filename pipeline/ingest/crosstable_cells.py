@@ -1,7 +1,16 @@
 """Cell-level parsing of Swiss-Manager / chess-results crosstables (shared by CSV and XLSX).
 
-Header texts map to fields (English, German and Spanish exports), round cells to TRF-style
-result codes, and number cells (decimal comma, ``½``, floats from spreadsheets) to values.
+Header texts map to fields (the words of `pipeline.ingest.vocabulary`, every language in
+one table), round cells to TRF-style result codes, and number cells (decimal comma,
+``½``, floats from spreadsheets) to values. This is the cell grammar of both layouts:
+
+- Swiss round cell: opponent number, colour letter, result: ``12w1``, `` 5b½``, ``7s0``,
+  ``3n½``, ``12w+`` / ``12b-`` (forfeit; ``-`` on both sides is a double forfeit),
+  ``12w`` (paired, no result yet: pending), ``-1`` / ``-½`` / ``-0`` / ``+`` (byes),
+  ``0``, ``-``, ``*``, empty, ``not paired`` (no game), a bye word (``bye``, ``spielfrei``).
+- Round-robin cell: ``*`` (the player's own column) or empty (no game), else one result
+  per game, each optionally after a colour letter: ``1``, ``½``, ``0``, ``+``, ``-``,
+  ``=``, ``1/2``, ``0.5`` (``1½`` for two games of a double round-robin).
 Every parser returns ``None`` for a value it cannot read; the caller reports the problem
 with its row and column.
 """
@@ -11,32 +20,21 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pipeline.ingest.vocabulary import (
+    BYE_WORD_SET,
+    COLOURS,
+    FIELD_OF_HEADER,
+    NOT_PAIRED_SET,
+    ROUND_HEADER,
+    fold,
+    header_key,
+)
+from schemas.ingest import PENDING_CODE
+
 # --- headers ---------------------------------------------------------------------------
 
-RANK_HEADERS = frozenset({"rk.", "rk", "rg.", "rg", "pos.", "pos", "rang", "rank", "pl.", "platz"})
-_HEADER_FIELDS: dict[str, frozenset[str]] = {
-    "rank": RANK_HEADERS,
-    "sno": frozenset(
-        {"sno", "sno.", "snr", "snr.", "no.", "no", "nr.", "nr", "nº", "n°", "no.st", "startnr"}
-    ),
-    "name": frozenset({"name", "nombre", "nom", "spieler", "player", "jugador"}),
-    "title": frozenset({"tit", "tit.", "title", "titel", "tít", "tít.", "título"}),
-    "federation": frozenset({"fed", "fed.", "land", "fide", "federation", "país", "pais"}),
-    "rating": frozenset(
-        {"rtg", "rtg.", "rtgi", "elo", "elo.", "eloi", "elo fide", "fide elo", "rating", "frtg"}
-    ),
-    "points": frozenset({"pts.", "pts", "pkt.", "pkt", "ptos.", "ptos", "punkte", "points"}),
-    "fide_id": frozenset({"fideid", "fide-id", "fide id", "id", "fide-nr", "fide no.", "id fide"}),
-    "k": frozenset({"k"}),
-    "change": frozenset({"rtg+/-", "elo+/-", "rtg +/-", "elo +/-"}),
-    "sex": frozenset({"sex", "geschl.", "sexo"}),
-}
-_FIELD_OF_HEADER = {text: field for field, texts in _HEADER_FIELDS.items() for text in texts}
-_SWISS_ROUND = (
-    re.compile(r"([0-9]{1,3})\s*\.?\s*(?:rd|r|rnd|rde|runde|ronda|rda)\.?", re.IGNORECASE),
-    re.compile(r"(?:rd|rnd|round|runde|ronda)\.?\s*([0-9]{1,3})", re.IGNORECASE),
-)
 _RR_COLUMN = re.compile(r"([0-9]{1,4})\.?")
+LEAD_FIELDS = ("rank", "sno")  # what a header row's first column can be
 
 
 @dataclass(frozen=True)
@@ -48,17 +46,19 @@ class Header:
 
 
 def classify_header(text: str) -> Header:
-    """``'3.Rd'`` -> round 3, ``'5'`` -> round-robin column 5, ``'Rtg'`` -> rating, ..."""
-    key = " ".join(text.split()).casefold()
+    """``'3.Rd'`` -> round 3, ``'5'`` -> round-robin column 5, ``'Rtg'`` -> rating, ...
+    (the words of every language in `pipeline.ingest.vocabulary`)."""
+    key = header_key(text)
     if not key:
         return Header("blank")
-    field = _FIELD_OF_HEADER.get(key)
+    field = FIELD_OF_HEADER.get(key)
     if field:
         return Header(field)
-    for pattern in _SWISS_ROUND:
-        found = pattern.fullmatch(key)
-        if found and int(found.group(1)) >= 1:
-            return Header("round", int(found.group(1)))
+    found = ROUND_HEADER.fullmatch(key)
+    if found:
+        number = int(found.group("n1") or found.group("n2"))
+        if number >= 1:
+            return Header("round", number)
     found = _RR_COLUMN.fullmatch(key)
     if found and int(found.group(1)) >= 1:
         return Header("opponent", int(found.group(1)))
@@ -66,11 +66,16 @@ def classify_header(text: str) -> Header:
 
 
 def is_rank_header(text: str) -> bool:
-    return " ".join(text.split()).casefold() in RANK_HEADERS
+    return FIELD_OF_HEADER.get(header_key(text)) == "rank"
+
+
+def is_lead_header(text: str) -> bool:
+    """The first column of a header row: ``Rk.`` (final ranking) or ``No.`` (starting rank)."""
+    return FIELD_OF_HEADER.get(header_key(text)) in LEAD_FIELDS
 
 
 def is_name_header(text: str) -> bool:
-    return _FIELD_OF_HEADER.get(" ".join(text.split()).casefold()) == "name"
+    return FIELD_OF_HEADER.get(header_key(text)) == "name"
 
 
 # --- values ----------------------------------------------------------------------------
@@ -126,7 +131,10 @@ _RESULTS: dict[str, tuple[str, float]] = {
     "-": ("-", 0.0),
 }
 _RESULT = r"(?:1/2|0[.,]5|[10½=+-])"
-_SWISS_GAME = re.compile(rf"([0-9]{{1,6}})\s*([wbsn])\s*({_RESULT})", re.IGNORECASE)
+COLOUR_LETTERS = frozenset(letter for pair in COLOURS.values() for letter in pair)
+_LETTER = f"[{''.join(sorted(COLOUR_LETTERS))}]"
+_SWISS_GAME = re.compile(rf"([0-9]{{1,6}})\s*({_LETTER})\s*({_RESULT})", re.IGNORECASE)
+_SWISS_PENDING = re.compile(rf"([0-9]{{1,6}})\s*({_LETTER})", re.IGNORECASE)
 _SWISS_NO_COLOUR = re.compile(rf"([0-9]{{1,6}})(?:\s+({_RESULT})|\s*(1/2|[½=+-]))")
 _BYES: dict[str, tuple[str, float]] = {
     "-1": ("U", 1.0),
@@ -141,12 +149,7 @@ _BYES: dict[str, tuple[str, float]] = {
     "*": ("Z", 0.0),
     "": ("Z", 0.0),
 }
-BYE_WORDS = frozenset({"bye", "spielfrei", "frei", "libre", "exento", "descansa"})
-_ABSENT_WORDS = frozenset(
-    {"not paired", "nicht gepaart", "nicht ausgelost", "no emparejado", "sin emparejar"}
-)
-RR_GAME = re.compile(rf"([wbsn]?)({_RESULT})", re.IGNORECASE)
-COLOUR_LETTERS = frozenset("wbsn")
+RR_GAME = re.compile(rf"({_LETTER}?)({_RESULT})", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -162,18 +165,22 @@ class RoundCell:
 
 
 def parse_swiss_cell(text: str) -> RoundCell | None:
-    """``'12w1'``, ``'5b½'``, ``'7s0'``, ``'3n½'``, ``'12w+'``, ``'-1'``, ``'bye'``, ``''``..."""
+    """``'12w1'``, ``'5b½'``, ``'7s0'``, ``'3n½'``, ``'12w+'``, ``'12w'`` (pending), ``'-1'``,
+    ``'bye'``, ``''``..."""
     key = " ".join(text.split()).casefold()
     bye = _BYES.get(key.replace(" ", ""))
     if bye is not None:
         return RoundCell(None, None, bye[0], bye[1])
-    if key in BYE_WORDS:
+    if fold(key) in BYE_WORD_SET:
         return RoundCell(None, None, "U", 1.0, bye_word=True)
-    if key in _ABSENT_WORDS:
+    if fold(key) in NOT_PAIRED_SET:
         return RoundCell(None, None, "Z", 0.0)
     found = _SWISS_GAME.fullmatch(key)
     if found:
         ref, letter, result = found.groups()
+    elif pending := _SWISS_PENDING.fullmatch(key):
+        ref, letter = pending.groups()
+        return RoundCell(int(ref), letter, PENDING_CODE, 0.0)
     else:
         found = _SWISS_NO_COLOUR.fullmatch(key)
         if not found:
@@ -203,11 +210,21 @@ def parse_rr_cell(text: str) -> list[RoundCell] | None:
 
 
 def colour_map(letters: set[str]) -> dict[str, str]:
-    """Colour letters of one file -> 'w'/'b'. English w/b, German w/s, Spanish b/n: a
-    file using ``n`` and no ``w`` is Spanish, where ``b`` (blancas) is white."""
-    if "n" in letters and "w" not in letters:
-        return {"b": "w", "n": "b"}
-    return {"w": "w", "b": "b", "s": "b", "n": "b"}
+    """Colour letters of one file -> 'w'/'b' (`vocabulary.COLOURS`). English w/b, German
+    w/s, Spanish b/n: a file using ``n`` and no ``w`` is Spanish, where ``b`` (blancas)
+    is white."""
+    white, black = COLOURS["es"]
+    if black in letters and COLOURS["en"][0] not in letters:
+        return {white: "w", black: "b"}
+    return {w: "w" for w, _ in COLOURS.values() if w != white} | {
+        b: "b" for _, b in COLOURS.values()
+    }
 
 
-MIRROR_CODE = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+MIRROR_CODE = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", PENDING_CODE: PENDING_CODE}
+
+
+def mirrors(code: str, other: str) -> bool:
+    """Whether `other` is the opponent's side of `code`: the mirrored result, or a forfeit
+    loss on both sides (a double forfeit)."""
+    return MIRROR_CODE.get(code) == other or code == other == "-"

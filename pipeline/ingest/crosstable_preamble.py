@@ -1,13 +1,19 @@
 """The rows above a crosstable's header: event name, dates, rounds and rating list.
 
 chess-results / Swiss-Manager exports start with a line naming the database, the
-tournament name, ``Last update dd.mm.yyyy hh:mm:ss``, sometimes detail lines (``Date``,
-``Federation``, ``Time control (Rapid)``) and a title such as ``Final Ranking crosstable
-after 7 Rounds`` / ``Endtabelle nach 7 Runden`` / ``Clasificación final después de 7
-rondas``. Which FIDE rating list the event belongs to is not a field of the format: it is
-taken from the time-control line (`pipeline.ingest.timecontrol`), else from words of the
-name and title, and stays null (validation then asks for ``--list``) when none or
-conflicting words are found.
+tournament name, ``Last update dd.mm.yyyy hh:mm:ss``, sometimes detail lines
+(``Organizer(s) : ...``, ``Time control (Rapid) : ...``, ``Number of rounds : 7``,
+``Date : 2025/04/30``) and a title such as ``Final Ranking crosstable after 7 Rounds`` /
+``Endtabelle nach 7 Runden`` / ``Starting rank crosstable``. The words of every language
+are those of `pipeline.ingest.vocabulary`. Which FIDE rating list the event belongs to is
+not a field of the format: it is taken from the time-control line
+(`pipeline.ingest.timecontrol`), else from words of the name and title, and stays null
+when none or conflicting words are found.
+
+Dates are read with `pipeline.ingest.dates`. A date that reads two ways under a label of
+a language that writes the day first (``Fecha: 02/03/2024``, ``Datum``) is read day
+first; under an English label it is kept aside (`Preamble.ambiguous`) for the reader to
+report, never guessed.
 """
 
 from __future__ import annotations
@@ -16,42 +22,26 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
+from pipeline.ingest.dates import DateRead, find_dates, in_order, settle
 from pipeline.ingest.timecontrol import classify_time_control
+from pipeline.ingest.vocabulary import (
+    AFTER_ROUNDS_PATTERNS,
+    DATABASE_WORDS,
+    DAY_FIRST_DATE_LABELS,
+    PREAMBLE_LABELS,
+    TITLE_WORDS,
+    TRAILER_WORDS,
+    fold,
+)
 
-_DATABASE = re.compile(r"chess-?results|chess-tournament-results|schach-turnier|servidor", re.I)
-_LAST_UPDATE = re.compile(
-    r"(last update|letzte aktualisierung|[úu]ltima actualizaci[óo]n|actualizado)", re.I
-)
-_TITLE = re.compile(
-    r"crosstable|ranking|rangliste|endtabelle|kreuztabelle|tabelle|clasificaci[óo]n|"
-    r"classement|standings|after [0-9]+ rounds?|nach [0-9]+ runden|despu[ée]s de [0-9]+ rondas",
-    re.I,
-)
-_ROUNDS = (
-    re.compile(
-        r"(?:after|nach|despu[ée]s de|tras)\s+([0-9]{1,3})\.?\s+(?:rounds?|runden|rondas?)", re.I
-    ),
-    re.compile(r"(?:after|nach|tras la|tras)\s+(?:round|runde|ronda)\s+([0-9]{1,3})", re.I),
-)
-_DATE_KEY = re.compile(r"(dates?|datum|fecha|period|zeitraum)\b", re.I)
-_FEDERATION_KEY = re.compile(r"(federation|land|verband|federaci[óo]n)\b", re.I)
-_CITY_KEY = re.compile(r"(location|ort|spielort|lugar|city|ciudad|venue)\b", re.I)
-_TIME_KEY = re.compile(r"(time control|bedenkzeit|ritmo|control de tiempo)", re.I)
-_OTHER_KEY = re.compile(
-    r"(organi[sz](er|ador)|veranstalter|(tournament )?director|turnierdirektor|"
-    r"(chief |deputy )?arbiter|schiedsrichter|[áa]rbitro|number of rounds|rundenanzahl|"
-    r"n[úu]mero de rondas|tournament type|turnier(art|typ)|tipo de torneo|"
-    r"rating calculation|elo-?(rechnung|auswertung)|c[áa]lculo|average|schnitt|media|"
-    r"annotation|tie ?break|feinwertung|desempate)\b",
-    re.I,
-)
-_DATE_YMD = re.compile(r"([0-9]{4})[/.-]([0-9]{1,2})[/.-]([0-9]{1,2})")
-_DATE_DMY = re.compile(r"([0-9]{1,2})[/.]([0-9]{1,2})[/.]([0-9]{4})")
 _FED_CODE = re.compile(r"\b([A-Z]{3})\b")
+_NUMBER = re.compile(r"[0-9]{1,3}")
 _LIST_WORDS = {
     "rapid": re.compile(r"r[áa]pid|schnell", re.I),
-    "blitz": re.compile(r"blitz|rel[áa]mpago", re.I),
-    "standard": re.compile(r"standard|classic|klassisch|cl[áa]sic|est[áa]ndar|langpartie", re.I),
+    "blitz": re.compile(r"blitz|rel[áa]mpago|lampo|snelschaak", re.I),
+    "standard": re.compile(
+        r"standard|classic|klassisch|cl[áa]sic|est[áa]ndar|langpartie|lente|classica", re.I
+    ),
 }
 
 
@@ -61,37 +51,51 @@ class Preamble:
 
     name: str | None = None
     title: str | None = None
-    rounds: int | None = None
+    rounds: int | None = None  # rounds played, from the title ("after 7 Rounds")
+    rounds_planned: int | None = None  # "Number of rounds : 9"
     start_date: date | None = None
     end_date: date | None = None
     city: str | None = None
     federation: str | None = None
     time_control: str | None = None
     updated: date | None = None  # the "Last update" date: the standings' date
+    ambiguous: list[tuple[int, DateRead]] = field(default_factory=list)  # (row, date)
+    unusual: list[tuple[int, DateRead]] = field(default_factory=list)  # not year first
     lists_found: list[str] = field(default_factory=list)
 
 
-def read_preamble(lines: list[str]) -> Preamble:
-    """Read the preamble lines (each row's non-empty cells joined by a space)."""
+def read_preamble(lines: list[tuple[int, str]]) -> Preamble:
+    """Read the preamble rows: (row number, the row's non-empty cells joined by a space)."""
     info = Preamble()
-    for raw in lines:
+    event_dates: list[tuple[int, DateRead]] = []
+    for row, raw in lines:
         line = " ".join(raw.split())
         if not line or line.startswith("#"):
             continue
-        if _LAST_UPDATE.match(line):
-            dates = _dates_in(line)
-            info.updated = info.updated or (dates[0] if dates else None)
+        folded = fold(line)
+        if _label(folded, "last_update", dated=True):
+            found = find_dates(line)
+            if found and info.updated is None:
+                info.updated = found[0].value
             continue
-        if _DATABASE.search(line):
+        if DATABASE_WORDS.search(folded) or TRAILER_WORDS.match(folded):
             continue
-        if _TITLE.search(line):
+        if _label(folded, "date", dated=True):
+            day_first = DAY_FIRST_DATE_LABELS.match(folded) is not None
+            for reading in find_dates(line):
+                if day_first and reading.ambiguous:
+                    reading = in_order(reading, "dmy")
+                event_dates.append((row, reading))
+            continue
+        if _key_line(info, line, folded):
+            continue
+        if TITLE_WORDS.search(folded):
             info.title = info.title or line
-            info.rounds = info.rounds or _rounds_of(line)
-            continue
-        if _key_line(info, line):
+            info.rounds = info.rounds or _rounds_of(folded)
             continue
         if info.name is None:
             info.name = line
+    _set_dates(info, event_dates)
     return info
 
 
@@ -111,43 +115,65 @@ def list_of(info: Preamble, name: str) -> tuple[str | None, list[str]]:
     return (found[0] if len(found) == 1 else None), found
 
 
-def _key_line(info: Preamble, line: str) -> bool:
-    """Detail lines: take what the event needs, report whether the line was one."""
-    if _DATE_KEY.match(line):
-        dates = _dates_in(line)
-        if dates and info.start_date is None:
-            info.start_date = dates[0]
-            info.end_date = dates[1] if len(dates) > 1 else None
+def _label(folded: str, concept: str, dated: bool = False) -> bool:
+    """The line starts with a label of `concept`, followed by ``:`` (a detail line) or, for
+    dated labels, by a date (``Last update 30.04.2025``, ``Von 26.09.2026 bis ...``)."""
+    found = PREAMBLE_LABELS[concept].match(folded)
+    if found is None:
+        return False
+    rest = folded[found.end() :].lstrip()
+    if rest.startswith(":") or rest.startswith("("):
         return True
-    if _TIME_KEY.match(line):
+    return dated and bool(find_dates(rest[:40]))
+
+
+def _value(line: str) -> str:
+    """The text after a detail line's ``:``."""
+    return line.partition(":")[2].strip()
+
+
+def _key_line(info: Preamble, line: str, folded: str) -> bool:
+    """Detail lines: take what the event needs, report whether the line was one."""
+    if _label(folded, "time_control"):
         info.time_control = info.time_control or line
         return True
-    if key := _FEDERATION_KEY.match(line):
-        code = _FED_CODE.search(line[key.end() :])
+    if _label(folded, "rounds"):
+        number = _NUMBER.search(_value(line))
+        if number and info.rounds_planned is None:
+            info.rounds_planned = int(number.group(0))
+        return True
+    if _label(folded, "federation"):
+        code = _FED_CODE.search(_value(line))
         if code and info.federation is None:
             info.federation = code.group(1)
         return True
-    if key := _CITY_KEY.match(line):
-        info.city = info.city or (line[key.end() :].lstrip(" :") or None)
+    if _label(folded, "location"):
+        info.city = info.city or (_value(line) or None)
         return True
-    return bool(_OTHER_KEY.match(line))
+    return _label(folded, "other")
 
 
-def _rounds_of(line: str) -> int | None:
-    for pattern in _ROUNDS:
-        found = pattern.search(line)
+def _rounds_of(folded: str) -> int | None:
+    for pattern in AFTER_ROUNDS_PATTERNS:
+        found = pattern.search(folded)
         if found:
             return int(found.group(1))
     return None
 
 
-def _dates_in(line: str) -> list[date]:
-    found: list[tuple[int, date]] = []
-    for pattern, order in ((_DATE_YMD, (0, 1, 2)), (_DATE_DMY, (2, 1, 0))):
-        for match in pattern.finditer(line):
-            parts = [int(match.group(i + 1)) for i in order]
-            try:
-                found.append((match.start(), date(parts[0], parts[1], parts[2])))
-            except ValueError:
-                continue
-    return [d for _, d in sorted(found, key=lambda item: item[0])]
+def _set_dates(info: Preamble, found: list[tuple[int, DateRead]]) -> None:
+    """The first two dates of the date lines are the start and end; one that reads two
+    ways is kept aside (the reader reports it)."""
+    settled = settle([d for _, d in found])
+    values: list[date] = []
+    for (row, _), reading in zip(found, settled, strict=True):
+        if reading.ambiguous:
+            info.ambiguous.append((row, reading))
+        elif reading.value is not None:
+            values.append(reading.value)
+            if not reading.standard:
+                info.unusual.append((row, reading))
+    if info.ambiguous or not values:
+        return
+    info.start_date = values[0]
+    info.end_date = values[1] if len(values) > 1 else None

@@ -4,11 +4,21 @@ Input is a list of ``(line, cells)`` rows (CSV line or spreadsheet row, cell tex
 normalised); output is plain records that `crosstable.py` turns into frames. Problems are
 collected into a `ProblemList`, never raised here.
 
-Opponent numbers in the cells are either ranks (chess-results' ranking crosstable) or start
-numbers. Swiss: both readings are tried and the one under which more games are mirrored
-(B's cell of the same round names A, with the other colour and the complementary result)
-wins; a tie (for instance SNo equal to rank) keeps ``rank``. Round-robin: the ``*`` diagonal
-tells which numbering the columns use (rank unless the diagonal says start number).
+Two layouts, both Swiss and round-robin (`Layout.order`):
+- final ranking: the header starts ``Rk.``, rows in final order, opponents by rank
+  (chess-results) or by start number (some Swiss-Manager exports): both readings are
+  tried and the one under which more games are mirrored (B's cell of the same round
+  names A, with the other colour and the complementary result) wins; a tie (for instance
+  SNo equal to rank) keeps ``rank``. Round-robin: the ``*`` diagonal tells which
+  numbering the columns use (rank unless the diagonal says start number).
+- starting rank: the header starts ``No.``, rows in start-number order, opponents (and a
+  round-robin's columns) by start number; the rank is a column after the points.
+
+The table is the rows after the header up to the first blank row or the first row that
+is not a player row (a lead cell that is not a number, or a row without a name), so
+what follows (``Annotation:``, ``You find all details ...`` with its links copied into
+every cell by a spreadsheet program) is never read as players. Trailing rounds in which
+nobody has a game or a bye (an event in progress) are not rounds yet.
 Round-robin games get synthetic round numbers from the Berger table of the player numbers
 (the file does not say when a game was played): both sides of a game share a round and
 nobody plays twice in one round; a double round-robin's second games follow the first.
@@ -21,12 +31,13 @@ from dataclasses import dataclass, field
 from pipeline.errors import ProblemList
 from pipeline.ingest.crosstable_cells import (
     COLOUR_LETTERS,
-    MIRROR_CODE,
     Header,
     RoundCell,
     classify_header,
     colour_map,
-    is_rank_header,
+    is_lead_header,
+    is_name_header,
+    mirrors,
     parse_decimal,
     parse_int,
     parse_rr_cell,
@@ -36,7 +47,9 @@ from pipeline.ingest.crosstable_cells import (
 Row = tuple[int, list[str]]
 RANK_REF = "rank"
 START_NUMBER_REF = "start-number"
-_TRAILER_WORDS = ("annotation", "tie break", "anmerkung", "feinwertung", "desempate", "legend")
+FINAL_RANKING = "final-ranking"
+STARTING_RANK = "starting-rank"
+_ENTRY_CODES = frozenset({"U", "H", "F"})  # byes that say the round took place
 
 
 @dataclass
@@ -49,6 +62,12 @@ class Layout:
     headers: dict[int, str] = field(default_factory=dict)  # index -> header text
     rounds: list[tuple[int, int]] = field(default_factory=list)  # (number, index)
     round_robin: bool = False
+    order: str = FINAL_RANKING  # or STARTING_RANK: the header's first column is `No.`
+
+    @property
+    def name(self) -> str:
+        """``'starting-rank round-robin'`` (`schemas.ingest.LAYOUTS`)."""
+        return f"{self.order} {'round-robin' if self.round_robin else 'swiss'}"
 
 
 @dataclass
@@ -84,11 +103,27 @@ class GameRow:
     column: str
 
 
+def is_header_row(cells: list[str]) -> bool:
+    """A crosstable header: a name column and either a first column ``Rk.`` / ``No.`` (any
+    language of the vocabulary) or at least two round columns (a language we lack)."""
+    filled = [cell for cell in cells if cell]
+    if not filled or not any(is_name_header(cell) for cell in filled):
+        return False
+    if is_lead_header(filled[0]):
+        return True
+    kinds = [classify_header(cell).kind for cell in filled]
+    return sum(kind in ("round", "opponent") for kind in kinds) >= 2
+
+
 def find_header(rows: list[Row]) -> int | None:
-    """Index of the first row whose first non-empty cell is ``Rk.`` (or a synonym)."""
+    """Index of the first header row (`is_header_row`); failing that, of a row that starts
+    like one but lacks the name column (for `read_layout` to say so)."""
     for index, (_, cells) in enumerate(rows):
-        first = next((cell for cell in cells if cell), None)
-        if first is not None and is_rank_header(first):
+        if is_header_row(cells):
+            return index
+    for index, (_, cells) in enumerate(rows):
+        filled = [cell for cell in cells if cell]
+        if len(filled) > 1 and is_lead_header(filled[0]):
             return index
     return None
 
@@ -99,11 +134,15 @@ def read_layout(line: int, cells: list[str], file: str, problems: ProblemList) -
     kinds: dict[int, Header] = {}
     for index in range(first, len(cells)):
         header = classify_header(cells[index])
+        if index == first and header.kind not in ("rank", "sno"):
+            header = Header("rank")  # a lead column in a language we lack: the row order
         kinds[index] = header
         layout.headers[index] = cells[index]
         if header.kind in ("round", "opponent"):
             continue
         layout.fields.setdefault(header.kind, index)
+    if kinds[first].kind == "sno":
+        layout.order = STARTING_RANK
     if "name" not in layout.fields:
         shown = [cell for cell in cells if cell]
         problems.add(
@@ -144,12 +183,13 @@ def read_layout(line: int, cells: list[str], file: str, problems: ProblemList) -
     return layout
 
 
-def is_trailer(cells: list[str], layout: Layout) -> bool:
-    """Annotation / tie-break lines below the table (with or without a leading ``#``)."""
-    filled = [cell for cell in cells if cell]
-    if filled[0].startswith("#") or filled[0].casefold().startswith(_TRAILER_WORDS):
-        return True
-    return len(filled) <= 1 and not _cell(cells, layout.fields["name"])
+def is_player_row(cells: list[str], layout: Layout) -> bool:
+    """A row of the table: its lead cell (rank / start number) is a number, or it is empty
+    (shared places leave the rank empty) and the row has a name."""
+    lead = _cell(cells, layout.first).rstrip(".")
+    if lead:
+        return lead.isdigit()
+    return bool(_cell(cells, layout.fields["name"]))
 
 
 def read_player(
@@ -272,9 +312,15 @@ def resolve_games(
     if "sno" in layout.fields:
         maps[START_NUMBER_REF] = {p.sno: i for i, p in enumerate(players) if p.sno is not None}
     if layout.round_robin:
-        ref = _choose_rr_reference(players, maps)
+        if layout.order == STARTING_RANK and START_NUMBER_REF in maps:
+            ref = START_NUMBER_REF
+        else:
+            ref = _choose_rr_reference(players, maps)
         return _rr_games(players, maps[ref], ref, colours, file, problems), ref
-    ref = _choose_swiss_reference(players, maps, colours)
+    if layout.order == STARTING_RANK and START_NUMBER_REF in maps:
+        ref = START_NUMBER_REF
+    else:
+        ref = _choose_swiss_reference(players, maps, colours)
     return _swiss_games(players, maps[ref], ref, colours, file, problems), ref
 
 
@@ -300,7 +346,7 @@ def _rank_keys(players: list[PlayerRow]) -> list[int]:
 
 
 def _mirrors(a: RoundCell, b: RoundCell, colours: dict[str, str]) -> bool:
-    if MIRROR_CODE.get(a.code) != b.code:
+    if not mirrors(a.code, b.code):
         return False
     ca = colours.get(a.letter or "")
     cb = colours.get(b.letter or "")
@@ -367,10 +413,13 @@ def _swiss_games(
     file: str,
     problems: ProblemList,
 ) -> list[GameRow]:
+    held = _rounds_held(players)
     games: list[GameRow] = []
     for i, player in enumerate(players):
         rows: list[GameRow] = []
         for number, entries in sorted(player.cells.items()):
+            if number not in held:
+                continue
             entry, column = entries[0], player.columns[number]
             opponent: int | None = None
             if entry.ref is not None:
@@ -394,6 +443,21 @@ def _swiss_games(
             )
         games.extend(_settle_bye_words(player, rows))
     return games
+
+
+def _rounds_held(players: list[PlayerRow]) -> set[int]:
+    """The Swiss rounds that took place or are paired: every round up to the last one in
+    which somebody has an opponent or a bye worth points. Later columns are rounds not
+    paired yet (empty, ``0`` or ``-`` in every row)."""
+    numbers = {n for p in players for n in p.cells}
+    held = [
+        n
+        for p in players
+        for n, entries in p.cells.items()
+        if entries[0].ref is not None or entries[0].code in _ENTRY_CODES
+    ]
+    last = max(held, default=0)
+    return {n for n in numbers if n <= last}
 
 
 def _settle_bye_words(player: PlayerRow, rows: list[GameRow]) -> list[GameRow]:
@@ -466,6 +530,7 @@ def _rr_games(
 
 __all__ = [
     "RANK_REF",
+    "STARTING_RANK",
     "START_NUMBER_REF",
     "GameRow",
     "Layout",
@@ -473,7 +538,8 @@ __all__ = [
     "Row",
     "assign_start_numbers",
     "find_header",
-    "is_trailer",
+    "is_header_row",
+    "is_player_row",
     "read_layout",
     "read_player",
     "resolve_games",
