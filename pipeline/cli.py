@@ -197,17 +197,27 @@ def validate(
         None, "--registry", help="FIDE rating list to check the players against."
     ),
     list_: str | None = LIST,
+    rules: str | None = typer.Option(
+        None,
+        "--rules",
+        help="Rule-set date YYYY-MM-DD: settles an event date that reads two ways.",
+    ),
 ) -> None:
-    """Check files; print every problem as file:line[:column]: message.
+    """Check files; print every problem as file:line[:column]: message, and what each
+    file holds (its kind, crosstable layout, players, rounds and rating list).
 
     Exit 1 if any input is invalid; warnings alone exit 0.
     """
     _check_list(list_)
     _check_paths(paths, registry)
+    rules_date = _parse_date("--rules", rules)
     from pipeline.validate import validate_paths
 
-    report = validate_paths(paths, registry, list_)
+    report = validate_paths(paths, registry, list_, rules_given=rules_date is not None)
     print_problems(report.problems)
+    for entry in report.files:
+        for description in entry.descriptions:
+            typer.echo(f"{entry.file}: {description}")
     typer.echo(report.summary())
     raise typer.Exit(EXIT_INPUT if report.invalid else EXIT_OK)
 

@@ -122,7 +122,7 @@ def _period_problems(events: list[EventData], period: str) -> list[Problem]:
 def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None = None) -> Loaded:
     """Read and validate every input; collect all problems of all files."""
     from pipeline.ingest.detect import find_inputs, read_path
-    from pipeline.validate import validate_event
+    from pipeline.validate import check_event
 
     loaded = Loaded()
     with timer.stage("discover"):
@@ -146,7 +146,7 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
             continue
         with timer.stage("validate"):
             for ev in events:
-                problems = list(ev.problems) + validate_event(ev)
+                problems = check_event(ev, rules_given=options.rules_date is not None)
                 loaded.problems.extend(problems)
                 if any(p.is_error for p in problems):
                     loaded.invalid_files.append(str(ev.events["file"][0]))

@@ -8,7 +8,7 @@ players with a FIDE rating list; `validate_paths` is what `elo validate` runs.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +38,14 @@ from schemas.registry import Registry
 if TYPE_CHECKING:
     from pipeline.ingest.model import EventData
 
+AMBIGUOUS_DATE = "ambiguous-date"
+_KINDS = {
+    "trf16": "TRF16",
+    "trf26": "TRF26",
+    "crosstable-csv": "crosstable (CSV)",
+    "crosstable-xlsx": "crosstable (XLSX)",
+    "games-csv": "games CSV",
+}
 E_ID = str(Events.event_id)
 E_LIST = str(Events.list)
 R_ID = str(Registry.fideid)
@@ -57,6 +65,40 @@ def validate_event(ev: EventData) -> list[Problem]:
     problems += check_pairings(ctx, games, players)
     problems += check_points(ctx, games, players)
     return sorted(problems, key=Problem.sort_key)
+
+
+def check_event(ev: EventData, rules_given: bool = False) -> list[Problem]:
+    """The reader's problems of one event and `validate_event`'s. A date the reader could
+    not read one way (``ambiguous-date``) blocks the event unless ``--rules`` fixes the
+    rule set (`rules_given`): the rules depend on the date, and a guess is worse than a
+    refusal."""
+    reader = [
+        replace(p, severity=Severity.ERROR) if p.code == AMBIGUOUS_DATE and not rules_given else p
+        for p in ev.problems
+    ]
+    return reader + validate_event(ev)
+
+
+def describe_event(ev: EventData) -> str:
+    """What a reader found, for `elo validate`: ``crosstable (XLSX), starting-rank
+    round-robin, 6 players, 5 rounds, standard list``."""
+    row = ev.events.row(0, named=True)
+    source = str(row.get(str(Events.source)) or "")
+    kind = _KINDS.get(source, source)
+    parts = [kind]
+    if source == "games-csv":
+        parts[0] = f"{kind} {row[str(Events.name)]!r}"
+    layout = row.get(str(Events.layout))
+    if layout:
+        parts.append(str(layout).replace("swiss", "Swiss").replace("round-robin", "round robin"))
+    players = ev.players.height
+    parts.append(f"{players} player{'' if players == 1 else 's'}")
+    rounds = row.get(str(Events.rounds))
+    if rounds:
+        parts.append(f"{rounds} round{'' if rounds == 1 else 's'}")
+    if row.get(E_LIST):
+        parts.append(f"{row[E_LIST]} list")
+    return ", ".join(parts)
 
 
 def check_against_registry(
@@ -152,6 +194,7 @@ class FileReport:
     kind: str
     events: int = 0
     problems: list[Problem] = field(default_factory=list)
+    descriptions: list[str] = field(default_factory=list)  # one per event read
 
     @property
     def valid(self) -> bool:
@@ -190,10 +233,14 @@ class ValidationReport:
 
 
 def validate_paths(
-    paths: Sequence[Path], registry_path: Path | None = None, list_override: str | None = None
+    paths: Sequence[Path],
+    registry_path: Path | None = None,
+    list_override: str | None = None,
+    rules_given: bool = False,
 ) -> ValidationReport:
     """Find, read and check every input under `paths` (folders searched recursively), and
-    the rating list if given; collect every problem of every file."""
+    the rating list if given; collect every problem of every file. `rules_given`: a
+    ``--rules`` date fixes the rule set, so an ambiguous event date does not block."""
     from pipeline.ingest.detect import detect_kind_of, find_inputs, read_path
 
     report = ValidationReport()
@@ -224,8 +271,8 @@ def validate_paths(
         else:
             entry.events = len(events)
             for ev in events:
-                entry.problems.extend(ev.problems)
-                entry.problems.extend(validate_event(ev))
+                entry.problems.extend(check_event(ev, rules_given))
+                entry.descriptions.append(describe_event(ev))
                 report.events.append(ev)
         report.files.append(entry)
     if not inputs.events:
@@ -268,6 +315,8 @@ __all__ = [
     "ReaderContractError",
     "ValidationReport",
     "check_against_registry",
+    "check_event",
+    "describe_event",
     "schema_problems",
     "validate_event",
     "validate_paths",

@@ -14,7 +14,7 @@ from datetime import date
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
-from schemas.ingest import Events, Games, Players
+from schemas.ingest import PENDING_CODE, Events, Games, Players
 
 # Column names, taken from the schema models.
 E_FILE = str(Events.file)
@@ -44,8 +44,14 @@ FLOOR_CHANGE = date(2024, 3, 1)
 FLOOR_FROM_2024 = 1400
 FLOOR_BEFORE_2024 = 1000
 
-# TRF16/TRF26 result codes and their mirror on the opponent's line (fide-rules.md §8).
-MIRROR = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D"}
+# TRF16/TRF26 result codes and their mirror on the opponent's line (fide-rules.md §8),
+# plus a pending game (paired, no result yet) on both lines. A forfeit loss may also be
+# mirrored by a forfeit loss: a double forfeit, where neither player came (`DOUBLE_FORFEIT`).
+MIRROR = {
+    "1": "0", "0": "1", "=": "=", "+": "-", "-": "+", "W": "L", "L": "W", "D": "D",
+    PENDING_CODE: PENDING_CODE,
+}  # fmt: skip
+DOUBLE_FORFEIT = "-"
 OPPOSITE_COLOUR = {"w": "b", "b": "w"}
 
 # Where a player field sits in each source format (the `column` of a Location).
@@ -147,6 +153,18 @@ def check_event_facts(ctx: EventContext, games: pl.DataFrame) -> list[Problem]:
                 f"got {ctx.end_date.isoformat()}",
             )
         )
+    pending = _pending_rounds(games)
+    if pending:
+        problems.append(
+            ctx.problem(
+                None,
+                None,
+                "results-pending",
+                f"expected a result for every paired game, got {pending} without one yet: "
+                "those games are not rated (an event in progress)",
+                Severity.WARNING,
+            )
+        )
     if ctx.rounds is not None and games.height:
         used = games[G_ROUND].max()
         if isinstance(used, int) and used > ctx.rounds:
@@ -173,6 +191,21 @@ def check_event_facts(ctx: EventContext, games: pl.DataFrame) -> list[Problem]:
                 )
             )
     return problems
+
+
+def _pending_rounds(games: pl.DataFrame) -> str:
+    """``'round 9 (12 games)'``, ``'rounds 8 (1 game) and 9 (30 games)'``, or ``''``."""
+    counts = (
+        games.filter(pl.col(G_CODE) == PENDING_CODE, pl.col(G_OPP).is_not_null())
+        .group_by(G_ROUND)
+        .agg(games=(pl.len() + 1) // 2)  # both sides of a game, or one of a one-sided entry
+        .sort(G_ROUND)
+    )
+    parts = [f"{r} ({plural(n, 'game')})" for r, n in counts.iter_rows()]
+    if not parts:
+        return ""
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return f"round{'' if len(parts) == 1 else 's'} {listed}"
 
 
 # --- player-level checks --------------------------------------------------------------
@@ -393,7 +426,10 @@ def check_pairings(ctx: EventContext, games: pl.DataFrame, players: pl.DataFrame
     mismatched = joined.filter(
         pl.col("mutual"),
         (pl.col(G_NO) < pl.col(G_OPP)) | ~pl.col("p_code").is_in(list(MIRROR)),
-        (pl.col("p_code") != pl.col(G_CODE).replace_strict(MIRROR, default=None))
+        (
+            (pl.col("p_code") != pl.col(G_CODE).replace_strict(MIRROR, default=None))
+            & ~((pl.col(G_CODE) == DOUBLE_FORFEIT) & (pl.col("p_code") == DOUBLE_FORFEIT))
+        )
         | (
             pl.col(G_COLOUR).is_in(["w", "b"])
             & pl.col("p_colour").is_in(["w", "b"])

@@ -10,8 +10,20 @@ from __future__ import annotations
 import pandera.polars as pa
 import polars as pl
 
-RESULT_CODES = ["1", "=", "0", "+", "-", "W", "D", "L", "H", "F", "U", "Z"]
+RESULT_CODES = ["1", "=", "0", "+", "-", "W", "D", "L", "H", "F", "U", "Z"]  # TRF's codes
+# A game paired but without a result yet (an event in progress). Not a TRF code: TRF
+# leaves the result blank; the sign is PGN's for a game in progress.
+PENDING_CODE = "*"
+GAME_CODES = [*RESULT_CODES, PENDING_CODE]
 PLAYED_CODES = ["1", "=", "0"]
+# How a crosstable's table is laid out: the order of its rows (and of the opponent
+# numbers) and its kind. Null for the other formats.
+LAYOUTS = [
+    "final-ranking swiss",
+    "final-ranking round-robin",
+    "starting-rank swiss",
+    "starting-rank round-robin",
+]
 LISTS = ["standard", "rapid", "blitz"]
 
 
@@ -33,6 +45,7 @@ class Events(pa.DataFrameModel):
     federation: str | None = pa.Field(nullable=True)
     time_control: str | None = pa.Field(nullable=True)  # 222 encoded, else 122 free text
     opponent_ref: str | None = pa.Field(nullable=True)  # crosstables: 'rank' or 'start-number'
+    layout: str | None = pa.Field(nullable=True, isin=LAYOUTS)  # crosstables only
     scoring: str | None = pa.Field(nullable=True)  # 162 / XXS point values, JSON {"W":1.0,...}
 
     class Config:
@@ -73,7 +86,7 @@ class Games(pa.DataFrameModel):
     start_no: pl.Int64 = pa.Field(ge=1)
     opponent_no: pl.Int64 | None = pa.Field(nullable=True, ge=1)
     colour: str | None = pa.Field(nullable=True, isin=["w", "b"])
-    code: str = pa.Field(isin=RESULT_CODES)  # TRF result code, upper-cased
+    code: str = pa.Field(isin=GAME_CODES)  # TRF result code, upper-cased; '*' pending
     score: pl.Float64 = pa.Field(ge=0, le=1)  # points under the standard 1 / 0.5 / 0 scoring
     played: bool  # code in 1 = 0 and an opponent: a game that can be rated
     line: pl.Int64
@@ -99,6 +112,7 @@ EVENT_DTYPES: dict[str, type[pl.DataType]] = {
     str(Events.federation): pl.String,
     str(Events.time_control): pl.String,
     str(Events.opponent_ref): pl.String,
+    str(Events.layout): pl.String,
     str(Events.scoring): pl.String,
 }
 PLAYER_DTYPES: dict[str, type[pl.DataType]] = {

@@ -23,6 +23,11 @@ def invoke(*args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+def summary(out: str) -> str:
+    """The last stdout line (the lines before it describe each file read)."""
+    return out.splitlines()[-1] + "\n"
+
+
 def invalid_fixtures() -> list[Path]:
     return sorted(
         p
@@ -31,9 +36,10 @@ def invalid_fixtures() -> list[Path]:
     )
 
 
-def test_valid_file_exits_0_with_summary_only() -> None:
+def test_valid_file_exits_0_with_what_it_holds_and_the_summary() -> None:
     assert invoke(str(VALID)) == (
         0,
+        f"{VALID}: TRF26, 6 players, 3 rounds, standard list\n"
         "1 file checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n",
         "",
     )
@@ -47,14 +53,14 @@ def test_exact_problem_line_on_stderr() -> None:
         f"{path}:13:81-84: expected 0.5 points (the sum of the results, 1/½/0), "
         "got 2.5 declared [points-mismatch]\n"
     )
-    assert out == "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)\n"
+    assert summary(out) == "1 file checked: 0 valid, 1 invalid (1 error, 0 warnings)\n"
 
 
 @pytest.mark.parametrize("path", invalid_fixtures(), ids=lambda p: p.name)
 def test_each_invalid_fixture_exits_1(path: Path) -> None:
     code, out, err = invoke(str(path))
     assert code == 1
-    assert out.startswith("1 file checked: 0 valid, 1 invalid (")
+    assert summary(out).startswith("1 file checked: 0 valid, 1 invalid (")
     lines = err.splitlines()
     assert lines
     assert all(line.startswith(str(path)) and PROBLEM_LINE.match(line) for line in lines), err
@@ -65,7 +71,7 @@ def test_folder_is_searched_and_every_file_reported() -> None:
     code, out, err = invoke(str(INVALID))
     assert code == 1
     n = len(fixtures)
-    assert out.startswith(f"{n} files checked: 0 valid, {n} invalid (")
+    assert summary(out).startswith(f"{n} files checked: 0 valid, {n} invalid (")
     assert out.endswith(" errors, 1 warning)\n")
     errors = [line for line in err.splitlines() if ": warning: " not in line]
     assert {line.split(":", 1)[0] for line in errors} == {str(p) for p in fixtures}
@@ -82,16 +88,18 @@ def test_folder_is_searched_and_every_file_reported() -> None:
 def test_valid_and_invalid_together_exit_1() -> None:
     code, out, _ = invoke(str(VALID), str(INVALID / "trf_bad_rating.trf"))
     assert code == 1
-    assert out == "2 files checked: 1 valid, 1 invalid (1 error, 0 warnings)\n"
+    assert summary(out) == "2 files checked: 1 valid, 1 invalid (1 error, 0 warnings)\n"
 
 
-# The real files of the shared folder: all consistent. The Gros 2010 file names no time
-# control (092 "Individual: Swiss-System", 122 "moves/time, increment"), so the arbiter
-# says which list; it declares 9 rounds (XXR) and holds 5, a warning.
+# The real files of the shared folder: all consistent. Dates written day first
+# (`28. 07. 2005`, `24/09/2010`) are read with a warning that shows the date understood.
+# The Gros 2010 file names no time control (092 "Individual: Swiss-System", 122
+# "moves/time, increment"), so the arbiter says which list; it declares 9 rounds (XXR)
+# and holds 5, a warning.
 SHARED_TRF = [
-    ("fide_example1_karl_mala_2005.trf", [], 0),
+    ("fide_example1_karl_mala_2005.trf", [], 2),
     ("fide_tec_sample_grandmommys_cup_trf26_team.trf", [], 0),
-    ("javafo_sample_open_gros_2010.trf", ["--list", "standard"], 1),
+    ("javafo_sample_open_gros_2010.trf", ["--list", "standard"], 3),
 ]
 
 
@@ -103,7 +111,9 @@ def test_shared_trf_files_are_valid(
     code, out, err = invoke(str(path), *extra)
     assert code == 0, err
     plural = "" if warnings == 1 else "s"
-    assert out == f"1 file checked: 1 valid, 0 invalid (0 errors, {warnings} warning{plural})\n"
+    assert summary(out) == (
+        f"1 file checked: 1 valid, 0 invalid (0 errors, {warnings} warning{plural})\n"
+    )
     assert all(": warning: " in line for line in err.splitlines())
 
 
@@ -123,13 +133,40 @@ def test_list_inferred_from_the_schedule_is_a_warning(shared_dir: Path) -> None:
     ) in err
 
 
-def test_unknown_list_asks_for_the_option() -> None:
-    # Three rounds in two days: rapid or standard, the file does not say.
-    path = INVALID / "trf_no_list.trf"
+def test_no_list_and_no_telling_schedule_is_taken_as_standard_with_a_warning() -> None:
+    # Three rounds in two days: a standard weekend event can play that; nothing says rapid.
+    path = Path(__file__).resolve().parent / "validate" / "data" / "no_list_weekend.trf"
+    code, out, err = invoke(str(path))
+    assert code == 0
+    assert err == (
+        f"{path}: warning: expected a time control that names the rating list, got none; "
+        "3 rounds in 2 days: rated as standard (pass --list to say otherwise) [list-assumed]\n"
+    )
+    assert out.splitlines()[0] == f"{path}: TRF26, 6 players, 3 rounds, standard list"
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "rounds", "expected"),
+    [
+        ("2025/04/12", "2025/04/20", 9, "9 rounds in 9 days is a standard event"),
+        ("2025/04/12", "2025/04/12", 7, "7 rounds in 1 day is more than a standard event "
+                                        "plays: rated as rapid"),
+        ("2025/04/12", "2025/04/12", 21, "21 rounds in 1 day is more than a rapid event "
+                                         "plays: rated as blitz"),
+        (None, None, 9, "no dates to tell by: rated as standard"),
+    ],
+)  # fmt: skip
+def test_list_from_the_schedule(
+    tmp_path: Path, start: str | None, end: str | None, rounds: int, expected: str
+) -> None:
+    text = (INVALID.parent.parent / "validate" / "data" / "no_list_weekend.trf").read_text()
+    lines = [ln for ln in text.splitlines() if not ln.startswith(("042", "052"))]
+    dates = [f"042 {start}", f"052 {end}"] if start else []
+    path = tmp_path / "event.trf"
+    path.write_text("\n".join([lines[0], *dates, f"XXR {rounds}", *lines[1:]]) + "\n")
     code, _, err = invoke(str(path))
-    assert code == 1
-    assert f"{path}: expected a time control that names the rating list" in err
-    assert "pass --list standard|rapid|blitz [unknown-list]" in err
+    assert code == 0, err
+    assert f"got none; {expected} (pass --list to say otherwise)" in err
 
 
 def test_samples_folder_is_valid() -> None:
@@ -162,8 +199,13 @@ def test_usage_errors_exit_2(args: list[str], message: str) -> None:
 
 
 def test_list_option_overrides_the_file() -> None:
-    code, out, _ = invoke(str(INVALID / "trf_no_list.trf"), "--list", "rapid")
-    assert (code, out) == (0, "1 file checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n")
+    path = Path(__file__).resolve().parent / "validate" / "data" / "no_list_weekend.trf"
+    code, out, _ = invoke(str(path), "--list", "rapid")
+    assert (code, out) == (
+        0,
+        f"{path}: TRF26, 6 players, 3 rounds, rapid list\n"
+        "1 file checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n",
+    )
 
 
 def test_unknown_file_named_explicitly_is_invalid(tmp_path: Path) -> None:

@@ -196,7 +196,8 @@ def read_path(path: Path, list_override: str | None = None) -> list[EventData]:
     """Read one tournament file with the reader its content calls for.
 
     `list_override` (the `--list` option) replaces the rating list each event's reader
-    decided, with list source "option". Raises `InputError` naming the file when it cannot
+    decided, with list source "option"; without it, an event whose file names no list
+    gets one by `settle_list`, with a warning. Raises `InputError` naming the file when it cannot
     be read, is of no known kind, or is not a tournament file.
     """
     if list_override is not None and list_override not in LISTS:
@@ -212,33 +213,58 @@ def read_path(path: Path, list_override: str | None = None) -> list[EventData]:
     events = _dispatch(path, kind, data)
     if list_override is not None:
         return [_apply_list(ev, list_override) for ev in events]
-    return [_infer_list_from_schedule(ev) for ev in events]
+    return [settle_list(ev) for ev in events]
 
 
-def _infer_list_from_schedule(ev: EventData) -> EventData:
-    """An event that names no time control but plays no more than one round a day on
-    average, over two days or more, is a standard event (rapid and blitz events play
-    several rounds a day).
+# A standard game gives each player at least 60 minutes (B.02 §1.1), so no standard event
+# plays more than three rounds a day; a rapid event plays at most 15 rounds a day.
+STANDARD_ROUNDS_A_DAY = 3
+RAPID_ROUNDS_A_DAY = 15
 
-    A choice of this project, said as a warning so it is never a silent guess; `--list`
-    overrides it. Events with a known list, or without dates and rounds, are unchanged.
+
+def settle_list(ev: EventData) -> EventData:
+    """The rating list of an event whose file names none (no time control, no list word).
+
+    A choice of this project, always said as a warning, never a silent guess; `--list`
+    overrides it. By the schedule when the file has dates and rounds: at most one round a
+    day over two days or more is a standard event (``list-inferred``); more than three
+    rounds on a day cannot be standard, so rapid (up to 15 a day) or blitz (more) is
+    assumed (``list-assumed``). Otherwise, as for a file without dates, the event is
+    taken as standard, FIDE's default list (``list-assumed``). Events whose file names
+    the list are unchanged.
     """
     row = ev.events.row(0, named=True)
+    if row.get("list") is not None:
+        return ev
     start, end, rounds = row.get("start_date"), row.get("end_date"), row.get("rounds")
-    if row.get("list") is not None or start is None or end is None or not rounds:
-        return ev
-    days = (end - start).days + 1
-    if days < 2 or rounds > days:
-        return ev
+    days = (end - start).days + 1 if start is not None and end is not None else None
+    schedule = f"{rounds} rounds in {days} day{'' if days == 1 else 's'}" if days and rounds else ""
+    code, rating_list = "list-assumed", "standard"
+    if days is not None and days >= 1 and rounds:
+        per_day = rounds / days
+        if days >= 2 and per_day <= 1:
+            code, why = "list-inferred", f"{schedule} is a standard event"
+        elif per_day > RAPID_ROUNDS_A_DAY:
+            rating_list = "blitz"
+            why = f"{schedule} is more than a rapid event plays: rated as blitz"
+        elif per_day > STANDARD_ROUNDS_A_DAY:
+            rating_list = "rapid"
+            why = f"{schedule} is more than a standard event plays: rated as rapid"
+        else:
+            why = f"{schedule}: rated as standard"
+    else:
+        why = "no dates to tell by: rated as standard"
     events = ev.events.with_columns(
-        pl.lit("standard", dtype=pl.String).alias(str(Events.list)),
-        pl.lit("schedule", dtype=pl.String).alias(str(Events.list_source)),
+        pl.lit(rating_list, dtype=pl.String).alias(str(Events.list)),
+        pl.lit("schedule" if code == "list-inferred" else "assumed", dtype=pl.String).alias(
+            str(Events.list_source)
+        ),
     )
     warning = Problem(
         Location(str(row["file"])),
-        "list-inferred",
-        f"expected a time control that names the rating list, got none; {rounds} rounds "
-        f"in {days} days is a standard event (pass --list to say otherwise)",
+        code,
+        f"expected a time control that names the rating list, got none; {why} "
+        "(pass --list to say otherwise)",
         Severity.WARNING,
     )
     return EventData(events, ev.players, ev.games, [*ev.problems, warning])

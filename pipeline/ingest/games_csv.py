@@ -6,13 +6,15 @@ Games CSV (header in any order and case; `,` `;` or tab; one game per row):
     Northgate League,1,11,2,0-1,2026-11-02,standard,1
 
 - required: `event`, `round` (1, 2, …), `white`, `black`, `result`;
-  optional: `date` (YYYY-MM-DD), `list` (standard / rapid / blitz), `board` (1, 2, …).
+  optional: `date` (YYYY-MM-DD; the other forms of `pipeline.ingest.dates` with a
+  warning, an ambiguous one an error), `list` (standard / rapid / blitz), `board` (1, 2, …).
 - `white` / `black` are the `id`s of the companion players CSV (games_csv_players); without
   a players CSV they must be FIDE IDs, and the player's name is then the FIDE ID itself.
 - results (spaces ignored, letters in any case; `:` may replace `-`):
   `1-0`, `0-1`; draws `½-½`, `1/2-1/2`, `0.5-0.5`, `=`; forfeits `1F-0F`, `0F-1F`,
   `+:-`, `-:+` (also `+ - -`, `- - +` as chess-results prints them); double forfeit
-  `0F-0F`, `-:-`, `- - -`.
+  `0F-0F`, `-:-`, `- - -` (no game, nobody scores); `*` or an empty result: paired, not
+  played yet (an event in progress; pending, not rated).
 - a bye is a row whose `black` is empty or `bye`, with `result` `1` or `+` (pairing-allocated
   bye, TRF code U, one point), `½` / `1/2` / `0.5` / `=` (half-point bye, H) or `0` / `-`
   (zero-point bye or absence, Z).
@@ -31,13 +33,13 @@ Every problem of both files is collected and raised in one InputError.
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 import polars as pl
 
 from pipeline.errors import Location, Problem, ProblemList, Severity
+from pipeline.ingest.dates import DateRead, read_date, settle
 from pipeline.ingest.games_csv_players import (
     MAX_NUMBER,
     CsvTable,
@@ -54,6 +56,7 @@ from schemas.ingest import (
     EVENT_DTYPES,
     GAME_DTYPES,
     LISTS,
+    PENDING_CODE,
     PLAYED_CODES,
     PLAYER_DTYPES,
     Events,
@@ -80,16 +83,23 @@ _RESULTS: dict[str, tuple[str, str]] = {
     **dict.fromkeys(("1f-0f", "1f:0f", "+:-", "+-", "+--"), ("+", "-")),
     **dict.fromkeys(("0f-1f", "0f:1f", "-:+", "-+", "--+"), ("-", "+")),
     **dict.fromkeys(("0f-0f", "0f:0f", "-:-", "---"), ("-", "-")),
+    # paired, no result yet (an event in progress): PGN's '*' or an empty cell
+    **dict.fromkeys(("*", ""), (PENDING_CODE, PENDING_CODE)),
 }
 _BYE_RESULTS: dict[str, str] = {
     **dict.fromkeys(("1", "+"), "U"),
     **dict.fromkeys(("½", "1/2", "0.5", "="), "H"),
     **dict.fromkeys(("0", "-"), "Z"),
 }
-_SCORE = {"1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0, "H": 0.5, "Z": 0.0}
-_RESULT_FORMS = "1-0, 0-1, ½-½, 1/2-1/2, 0.5-0.5, =, 1F-0F, 0F-1F, 0F-0F, +:-, -:+, -:-"
+_SCORE = {
+    "1": 1.0, "=": 0.5, "0": 0.0, "+": 1.0, "-": 0.0, "U": 1.0, "H": 0.5, "Z": 0.0,
+    PENDING_CODE: 0.0,
+}  # fmt: skip
+_RESULT_FORMS = (
+    "1-0, 0-1, ½-½, 1/2-1/2, 0.5-0.5, =, 1F-0F, 0F-1F, 0F-0F, +:-, -:+, -:-, or * / empty "
+    "for a game not played yet"
+)
 _BYE_FORMS = "1, +, ½, 1/2, 0.5, =, 0, -"
-_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 PLAYERS_SCHEMA: dict[str, type[pl.DataType]] = {**PLAYER_DTYPES, PLAYER_ID: pl.String}
 
@@ -102,7 +112,7 @@ class _Game:
     black: str | None  # None: a bye
     white_code: str
     black_code: str | None
-    day: date | None
+    day: date | None  # filled once every date of the file is read (`settle_dates`)
     rating_list: str | None
     line: int
 
@@ -130,6 +140,7 @@ class _GameReader:
         self.problems = ProblemList()
         self.games: list[_Game] = []
         self.seen: dict[tuple[str, int, str], int] = {}  # (event, round, player) -> line
+        self.dates: list[tuple[int, DateRead]] = []  # (line, date as written)
         self.at = {
             n: table.names.index(n) for n in REQUIRED_COLUMNS + OPTIONAL_COLUMNS if n in table.names
         }
@@ -185,7 +196,7 @@ class _GameReader:
             self.add(
                 line, "round", "bad-round", f"expected a round number 1 or more, got {raw_round!r}"
             )
-        day = self.optional_date(row, line)
+        self.optional_date(row, line)
         rating_list = self.optional_list(row, line)
         raw_board = self.cell(row, "board")
         if raw_board and _positive(raw_board) is None:
@@ -209,7 +220,7 @@ class _GameReader:
             fine = self.once_per_round(event, rnd, black, line, "black") and fine
         if fine:
             self.games.append(
-                _Game(event, rnd, white, black, codes[0], codes[1], day, rating_list, line)
+                _Game(event, rnd, white, black, codes[0], codes[1], None, rating_list, line)
             )
 
     def result(self, value: str, is_bye: bool, line: int) -> tuple[str, str | None] | None:
@@ -233,17 +244,47 @@ class _GameReader:
             return None
         return pair
 
-    def optional_date(self, row: list[str], line: int) -> date | None:
+    def optional_date(self, row: list[str], line: int) -> DateRead | None:
         value = self.cell(row, "date")
         if not value:
             return None
-        try:
-            if _DATE.fullmatch(value):
-                return date.fromisoformat(value)
-        except ValueError:
-            pass
-        self.add(line, "date", "bad-date", f"expected a date YYYY-MM-DD, got {value!r}")
-        return None
+        reading = read_date(value)
+        if reading is None:
+            self.add(line, "date", "bad-date", f"expected a date YYYY-MM-DD, got {value!r}")
+        else:
+            self.dates.append((line, reading))
+        return reading
+
+    def settle_dates(self) -> dict[int, date | None]:
+        """Every date of the file read together (one settles another's day/month order):
+        a warning once per form other than year first in digits, an error per ambiguous
+        value (first line only). Returns line -> date."""
+        by_line: dict[int, date | None] = {}
+        noted: set[str] = set()
+        settled = settle([reading for _, reading in self.dates])
+        for (line, _), reading in zip(self.dates, settled, strict=True):
+            by_line[line] = reading.value
+            if reading.text in noted:
+                continue
+            noted.add(reading.text)
+            if reading.ambiguous:
+                self.add(
+                    line,
+                    "date",
+                    "ambiguous-date",
+                    f"expected a date that reads one way, got {reading.ambiguity()}: write "
+                    "it YYYY-MM-DD",
+                )
+            elif not reading.standard:
+                self.problems.add(
+                    self.file,
+                    line,
+                    self.table.column("date"),
+                    "date-read",
+                    reading.note(),
+                    Severity.WARNING,
+                )
+        return by_line
 
     def optional_list(self, row: list[str], line: int) -> str | None:
         value = self.cell(row, "list").lower()
@@ -271,13 +312,29 @@ def read_games_csv(
     reader = _GameReader(table, file, players)
     for row, line in zip(table.rows, table.lines, strict=True):
         reader.read(row, line)
+    days = reader.settle_dates()
     problems.extend(reader.problems.items)
     problems.raise_if_errors()
     events: dict[str, list[_Game]] = {}
     for game in reader.games:
-        events.setdefault(game.event, []).append(game)
+        events.setdefault(game.event, []).append(replace(game, day=days.get(game.line)))
     columns = (table.column("result"), table.column("list") if "list" in table.names else "list")
-    return [_event_data(name, games, file, players, columns) for name, games in events.items()]
+    read = [_event_data(name, games, file, players, columns) for name, games in events.items()]
+    return _attach_warnings(read, problems.warnings, reader.games, file)
+
+
+def _attach_warnings(
+    read: list[EventData], warnings: list[Problem], games: list[_Game], file: str
+) -> list[EventData]:
+    """The file's own warnings go with the event of their line (else the first event)."""
+    if not read:
+        return read
+    index = {name: i for i, name in enumerate(dict.fromkeys(g.event for g in games))}
+    event_of_line = {g.line: index[g.event] for g in games}
+    for warning in warnings:
+        line = warning.location.line if warning.location.file == file else None
+        read[event_of_line.get(line or 0, 0)].problems.append(warning)
+    return read
 
 
 def _event_data(
@@ -326,6 +383,7 @@ def _event_data(
         str(Events.federation): None,
         str(Events.time_control): None,
         str(Events.opponent_ref): None,
+        str(Events.layout): None,
         str(Events.scoring): None,
     }
     return EventData(

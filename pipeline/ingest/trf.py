@@ -8,12 +8,16 @@
   `scoring_from_trf(text)` returns the same values as a dict).
 - players: one row per 001 line (pseudo-players such as ``spielfrei`` included).
 - games: one row per player and round from 1 to the last round used anywhere in the
-  file. A blank round slot, or one shorter than the line, is an absence: code ``Z``.
+  file. A blank round slot, or one shorter than the line, is an absence: code ``Z``. An
+  opponent with a blank result is a game paired but not played yet (an event in
+  progress): code ``*`` (`schemas.ingest.PENDING_CODE`), not rated. A double forfeit is
+  ``-`` on both lines.
 
 Every problem of the file is collected; errors end in one `InputError`, warnings
 (unknown records, unreadable birth dates, ...) are returned in `EventData.problems`.
 Team records (013, 3x0, 801, 802, ...) and national records (``IND    1   GM ...``) are
-accepted and not read; record 112 may repeat.
+accepted and not read; record 112 may repeat; Swiss-Manager's column rulers (lines of
+digits and blanks) are passed over.
 """
 
 from __future__ import annotations
@@ -35,13 +39,16 @@ from pipeline.ingest.trf_records import (
     scoring,
 )
 from pipeline.ingest.trf_write import write_trf
-from schemas.ingest import GAME_DTYPES, PLAYER_DTYPES, Games
+from schemas.ingest import GAME_DTYPES, PENDING_CODE, PLAYER_DTYPES, Games
 
 __all__ = ["looks_like_trf", "read_trf", "scoring_from_trf", "split_lines", "write_trf"]
 
 _LINE_BREAK = re.compile(r"\r\n|\n|\r")
 _TRF_HEAD = re.compile(r"(?:0[0-9][0-9]|XX[A-Z]|###)(?: |$)")
 _PLAYER_HEAD = re.compile(r"001 [ 0-9]{3}[0-9]")
+# Swiss-Manager writes column rulers above the player lines ("         1         2",
+# "1234567890123..."): digits and blanks only, never a record.
+_RULER = re.compile(r"(?: {3}|[0-9]{4})[ 0-9]*")  # a record starts 'NNN ': never a ruler
 
 G_EVENT = str(Games.event_id)
 G_ROUND = str(Games.round)
@@ -115,6 +122,8 @@ def read_trf(text: str, file: str) -> EventData:
         if line.startswith("###"):
             records.comments = True
             continue
+        if _RULER.fullmatch(line):
+            continue  # a column ruler
         code = line[:3]
         if code == "001":
             player = _read_player(line, line_no, file, problems)
@@ -327,7 +336,9 @@ def _read_round(
     raw_result = slot[7]
     code = raw_result.upper()
     if raw_result == " ":
-        if opponent is not None or colour is not None:
+        if opponent is not None:
+            code = PENDING_CODE  # paired, result not in yet (an event in progress)
+        elif colour is not None:
             error(
                 tf.result_columns(round_no),
                 "bad-result",
@@ -335,7 +346,8 @@ def _read_round(
                 "got a blank",
             )
             ok = False
-        code = "Z"
+        else:
+            code = "Z"
     elif code not in tf.RESULT_CODE_SET:
         error(
             tf.result_columns(round_no),

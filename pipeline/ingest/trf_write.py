@@ -8,7 +8,8 @@ line per player in start-number order with every round slot in its exact columns
 
 A round entry without an opponent is written ``0000``, a missing colour ``-``, so an
 absence reads back as ``0000 - Z``; a player with no entry for a round gets a blank slot
-(read back as ``Z``). `read_trf(write_trf(event))` gives back the same frames apart from
+(read back as ``Z``); a pending game (``*``) keeps its opponent and colour with a blank
+result. `read_trf(write_trf(event))` gives back the same frames apart from
 `line`, `column` and `source` (always ``trf26``) for any event `read_trf` produced.
 
 Names longer than 33 characters, federations over 3 and titles over 3 are cut to fit;
@@ -26,7 +27,7 @@ import polars as pl
 from pipeline.ingest import trf_fields as tf
 from pipeline.ingest.model import EventData
 from pipeline.ingest.timecontrol import parse_encoded
-from schemas.ingest import Events, Games, Players
+from schemas.ingest import PENDING_CODE, Events, Games, Players
 
 E_NAME, E_CITY, E_FED = str(Events.name), str(Events.city), str(Events.federation)
 E_START, E_END, E_ROUNDS = str(Events.start_date), str(Events.end_date), str(Events.rounds)
@@ -102,7 +103,9 @@ def _round_slots(games: pl.DataFrame) -> dict[int, dict[int, str]]:
     """start number -> round -> the 8-character slot text."""
     slots: dict[int, dict[int, str]] = {}
     for start_no, round_no, opponent, colour, code in games.select(G_COLUMNS).iter_rows():
-        if code not in tf.RESULT_CODE_SET:
+        if code == PENDING_CODE:
+            code = " "  # paired, no result yet: TRF leaves the result blank
+        elif code not in tf.RESULT_CODE_SET:
             raise ValueError(f"result code {code!r} is not a TRF code")
         by_round = slots.setdefault(start_no, {})
         if round_no in by_round:

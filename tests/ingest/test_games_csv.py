@@ -120,7 +120,7 @@ def test_bye_rows(written: str, code: str, score: float, black: str) -> None:
 
 
 def test_unknown_results() -> None:
-    games = "event,round,white,black,result\nL,1,a1,b2,2-0\nL,1,c3,,1-0\nL,2,a1,b2,\n"
+    games = "event,round,white,black,result\nL,1,a1,b2,2-0\nL,1,c3,,1-0\nL,2,a1,b2,1-1\n"
     with pytest.raises(InputError) as error:
         read(games)
     assert problems_of(error) == [
@@ -241,7 +241,8 @@ ROW_PROBLEMS = [
     ("L,1,,b2,1-0", "White", "missing-player"),
     (",1,a1,b2,1-0", "Event", "missing-event"),
     ("L,1,a1,a1,1-0", "Black", "same-player"),
-    ("L,1,a1,b2,1-0,02.03.2026", "Date", "bad-date"),
+    ("L,1,a1,b2,1-0,someday", "Date", "bad-date"),
+    ("L,1,a1,b2,1-0,03/04/2026", "Date", "ambiguous-date"),  # 3 April or 4 March
     ("L,1,a1,b2,1-0,2026-02-30", "Date", "bad-date"),
     ("L,1,a1,b2,1-0,,classical", "List", "bad-list"),
     ("L,1,a1,b2,1-0,,,first", "Board", "bad-board"),

@@ -8,11 +8,11 @@ from __future__ import annotations
 import json
 from datetime import date
 
+import polars as pl
 import pytest
 
 from pipeline.errors import InputError, Location, Problem, Severity
 from pipeline.ingest.trf import looks_like_trf, read_trf, scoring_from_trf
-from pipeline.ingest.trf_fields import parse_trf_date
 from schemas.ingest import Events, Games, Players
 
 FILE = "spring.trf"
@@ -119,6 +119,7 @@ def test_sample_event_row() -> None:
         c(Events.federation): "NOR",
         c(Events.time_control): "90 min + 30 sec",
         c(Events.opponent_ref): None,
+        c(Events.layout): None,
         "scoring": None,
     }
 
@@ -287,27 +288,6 @@ def test_bad_222_warns_and_falls_back_to_122() -> None:
     ]
 
 
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("2025/03/01", date(2025, 3, 1)),  # TRF26
-        ("28. 07. 2005", date(2005, 7, 28)),  # the 2005 TRF16 example
-        ("24/09/2010", date(2010, 9, 24)),  # the JaVaFo sample
-        ("2012-02-06", date(2012, 2, 6)),
-        ("2010.09.24", date(2010, 9, 24)),
-        ("24.09.2010", date(2010, 9, 24)),
-        ("03/04/2010", date(2010, 4, 3)),  # ambiguous: day first
-        ("09/24/2010", date(2010, 9, 24)),  # only month-day-year is a date
-        ("24.09.10", None),  # two-digit year
-        ("31/02/2010", None),
-        ("2010", None),
-        ("soon", None),
-    ],
-)
-def test_parse_trf_date(text: str, expected: date | None) -> None:
-    assert parse_trf_date(text) == expected
-
-
 def test_scoring_record() -> None:
     text = "\n".join(["012 T", "162  W 3.0    D 1,0    L 0.0", PLAYERS[0]]) + "\n"
     event = read_trf(text, FILE)
@@ -361,7 +341,7 @@ P1 = FIRST_PLAYER_LINE  # line number of the first player
          "expected a result code (1 = 0 + - W D L H F U Z), got 'Q'"),
         (1, 119, "5", P1 + 1, "119", "bad-result",
          "expected a result code (1 = 0 + - W D L H F U Z), got '5'"),
-        (0, 99, " ", P1, "99", "bad-result",
+        (0, 92, "     w  ", P1, "99", "bad-result",  # a colour without opponent or result
          "expected a result code (1 = 0 + - W D L H F U Z) for round 1, got a blank"),
         (0, 96, "x", P1, "92-101", "bad-round-field",
          "expected a blank in column 96 of round 1 ('NNNN c r' in columns 92-99), got 'x'"),
@@ -372,6 +352,20 @@ def test_player_line_errors(
 ) -> None:
     problems = problems_of(with_line(index, patch(PLAYERS[index], first, text)))
     assert problems == [Problem(Location(FILE, line, column), code, message)]
+
+
+def test_paired_round_without_a_result_is_pending() -> None:
+    # an event in progress: round 1 of players 1 and 3 paired, the result not in yet
+    lines = [patch(p, 99, " ") if i in (0, 2) else p for i, p in enumerate(PLAYERS)]
+    event = read_trf("\n".join(HEADER + lines) + "\n", FILE)
+    rows = event.games.filter(
+        pl.col(c(Games.round)) == 1, pl.col(c(Games.start_no)).is_in([1, 3])
+    ).sort(c(Games.start_no))
+    assert rows.select(c(Games.opponent_no), c(Games.code), c(Games.played)).rows() == [
+        (3, "*", False),
+        (1, "*", False),
+    ]
+    assert event.problems == []
 
 
 def test_error_message_format() -> None:

@@ -153,6 +153,7 @@ def events(draw: st.DrawFn) -> EventData:
         c(Events.federation): draw(st.none() | FEDERATION),
         c(Events.time_control): time_control,
         c(Events.opponent_ref): None,
+        c(Events.layout): None,
         c(Events.scoring): draw(st.sampled_from(SCORINGS)),
     }
     return EventData(
