@@ -226,3 +226,17 @@ def test_empty_folder_is_an_input_error(tmp_path: Path) -> None:
     assert code == 1
     assert "[no-events]" in err
     assert out == "0 files checked: 0 valid, 0 invalid (1 error, 0 warnings)\n"
+
+
+def test_readme_transcript_of_invalid_fixtures() -> None:
+    """The README's first `elo validate` transcript is what the command prints (stderr,
+    then stdout)."""
+    readme = (FIXTURES.parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ elo validate ", 1)[1].split("\n\n", 1)[0].split("\n```", 1)[0]
+    command, *expected = block.splitlines()
+    root = FIXTURES.parent.parent
+    paths = [str(root / arg) for arg in command.split()]
+    code, out, err = invoke(*paths)
+    assert code == 1
+    shown = (err + out).replace(str(root) + "/", "")
+    assert shown.splitlines() == expected

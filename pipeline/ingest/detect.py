@@ -8,7 +8,6 @@ run over the same tree always sees the same files in the same order.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ import polars as pl
 from pipeline.errors import InputError, Location, Problem, Severity
 from pipeline.ingest.model import EventData
 from pipeline.ingest.text import decode_bytes
+from pipeline.ingest.vocabulary import DATABASE_WORDS, TITLE_WORDS, fold
 from schemas.ingest import LISTS, Events
 
 SUFFIXES = frozenset({".trf", ".txt", ".xlsx", ".csv"})
@@ -38,11 +38,7 @@ _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
 _OLE2_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # Excel 97-2003 .xls
 # A chess-results / Swiss-Manager export whose header row is missing or damaged is still
 # a crosstable: its reader then says what is wrong instead of "unknown format".
-_CROSSTABLE_WORDS = re.compile(
-    r"[;,\t\"' ]*(chess-tournament-results|chess-results|final ranking|endtabelle|"
-    r"kreuztabelle|rangliste|clasificaci[oó]n final)",
-    re.IGNORECASE,
-)
+_LEADING_SEPARATORS = ";,\t\"' "
 _EXPECTED = "expected a TRF file, a crosstable (XLSX/CSV), a games CSV or a rating list"
 
 
@@ -99,12 +95,28 @@ def _zipped_list(head: bytes) -> bool:
 
 
 def _damaged_crosstable(text: str) -> bool:
-    """A preamble line of a chess-results export (database name or title) at the start of a
-    line, in a table of cells: a README that mentions chess-results is not one."""
+    """A chess-results export's database line (its first line) or a title at the start of
+    one of the first lines, in a table of cells: a README or a comment that mentions
+    chess-results is not one."""
     lines = text.splitlines()
-    if not any(_CROSSTABLE_WORDS.match(line) for line in lines[:12]):
+    first = next((ln for ln in lines if ln.strip(_LEADING_SEPARATORS)), "")
+    if not (_is_database_line(first) or any(_is_title_line(ln) for ln in lines[:12])):
         return False
     return any(max(ln.count(";"), ln.count(","), ln.count("\t")) >= 3 for ln in lines)
+
+
+def _is_database_line(line: str) -> bool:
+    """An export's first line, naming the database in any language of `vocabulary`
+    (``From the Tournament-Database of Chess-Results ...``)."""
+    folded = fold(line.lstrip(_LEADING_SEPARATORS))
+    if folded.startswith("#"):
+        return False  # a comment that mentions the database
+    return len(folded) < 120 and DATABASE_WORDS.search(folded) is not None
+
+
+def _is_title_line(line: str) -> bool:
+    """A line that starts with a crosstable title (``Final Ranking crosstable ...``)."""
+    return TITLE_WORDS.match(fold(line.lstrip(_LEADING_SEPARATORS))) is not None
 
 
 def describe_unknown(head: bytes) -> str:

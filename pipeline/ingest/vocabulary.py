@@ -48,7 +48,7 @@ HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
         "es": ("No.", "No.Ini.", "Nº", "Nº.", "N°"),
         "fr": ("N°", "No.", "Dos."),  # unconfirmed
         "it": ("N.", "Num.", "No."),  # unconfirmed
-        "pt": ("Nº.", "Nº", "No.", "N.º"),
+        "pt": ("Nº.", "Nº", "No.", "N.º", "Nº.Inic."),
         "nl": ("Nr.", "No.", "Stnr"),  # unconfirmed
         "ru": ("Ном.", "Ст.ном."),
     },

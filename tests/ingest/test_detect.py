@@ -60,6 +60,25 @@ KIND_CASES: list[tuple[str, bytes, str]] = [
     ("binary", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "unknown"),
     ("prose", b"Round 1 pairings will be posted at 10:00.\n", "unknown"),
     ("readme-naming-chess-results", b"Results go to chess-results.com after round 9.\n", "unknown"),
+    # an export whose header row was damaged, in another page language: still a crosstable
+    (
+        "crosstable-de-no-header",
+        b"Aus der Turnierdatenbank von Chess-Results https://chess-results.com;;;\n"
+        b"Herbstopen 2025;;;\nxx;;Name;Elo;1.Rd;2.Rd\n1;;Berg Ana;2100;2w1;3b0\n",
+        "crosstable-csv",
+    ),
+    # a table whose comment lines mention chess-results is not one
+    (
+        "comment-naming-chess-results",
+        b"# rows as chess-results exports them\nfile,line,column,code\na,1,2,x\n",
+        "unknown",
+    ),
+    # a starting-rank CSV (first column No.), as a spreadsheet saves it with commas
+    (
+        "crosstable-starting-rank-commas",
+        b"Spring Open,,,\nNo.,,Name,Rtg,FED,1.Rd,2.Rd,Pts.,Rk.\n1,,Berg Ana,2100,GER,2w1,3b0,1,1\n",
+        "crosstable-csv",
+    ),
 ]
 
 

@@ -21,7 +21,7 @@ import pytest
 
 from pipeline.errors import InputError, Problem
 from pipeline.ingest.detect import HEAD_BYTES, detect_kind, read_path
-from pipeline.validate import check_against_registry, validate_event
+from pipeline.validate import check_against_registry, check_event, validate_event
 
 DATA = Path(__file__).resolve().parent.parent / "validate" / "data"
 CODE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -159,6 +159,32 @@ def mutate_field(rng: random.Random, data: bytes) -> bytes:
     return b"\n".join(lines)
 
 
+def mutate_workbook(rng: random.Random, data: bytes) -> bytes:
+    """Change one to three cells of the first sheet (a token, a number, a blank, another
+    cell's value) and save the workbook again: what a user's edits in Excel do."""
+    import io
+
+    import openpyxl
+
+    book = openpyxl.load_workbook(io.BytesIO(data))
+    sheet = book.worksheets[0]
+    rows, cols = sheet.max_row, sheet.max_column
+    for _ in range(rng.choice((1, 2, 3))):
+        cell = sheet.cell(rng.randint(1, rows + 1), rng.randint(1, cols + 1))
+        choice = rng.randrange(4)
+        if choice == 0:
+            cell.value = rng.choice(TOKENS).decode("utf-8", "replace").replace("\x00", "")
+        elif choice == 1:
+            cell.value = rng.choice((0, 1, 0.5, -1, 2.5, 1e9, 123456789012))
+        elif choice == 2:
+            cell.value = None
+        else:
+            cell.value = sheet.cell(rng.randint(1, rows), rng.randint(1, cols)).value
+    out = io.BytesIO()
+    book.save(out)
+    return out.getvalue()
+
+
 MUTATIONS: list[Callable[[random.Random, bytes], bytes]] = [
     flip_byte,
     insert_token,
@@ -226,7 +252,7 @@ def run_one(base: Base, data: bytes, folder: Path, to_companion: bool) -> None:
         _check_error(exc, files)
         return
     for ev in events:
-        for p in [*ev.problems, *validate_event(ev)]:
+        for p in check_event(ev):
             _check_problem(p, files)
 
 
@@ -241,10 +267,11 @@ def _where(exc: BaseException) -> str:
     return where
 
 
-def fuzz(count: int, tmp_path: Path) -> dict[str, int]:
-    """Run `count` mutations spread over the bases; return how many each base took. Fails
-    at the end with one example (seed, mutation, bytes) per distinct misbehaviour."""
-    bases = _bases()
+def fuzz(count: int, tmp_path: Path, bases: list[Base] | None = None) -> dict[str, int]:
+    """Run `count` mutations spread over the bases (default: the valid files of
+    tests/validate/data); return how many each base took. Fails at the end with one
+    example (seed, mutation, bytes) per distinct misbehaviour."""
+    bases = bases if bases is not None else _bases()
     outcome: dict[str, int] = {}
     failures: dict[str, str] = {}
     for i in range(count):
@@ -253,7 +280,10 @@ def fuzz(count: int, tmp_path: Path) -> dict[str, int]:
         base = bases[i % len(bases)]
         to_companion = base.companion is not None and rng.random() < 0.3
         source = base.companion[1] if to_companion and base.companion else base.data
-        data, applied = mutate(rng, source)
+        if base.name.endswith(".xlsx"):
+            data, applied = mutate_workbook(rng, source), ["mutate_workbook"]
+        else:
+            data, applied = mutate(rng, source)
         folder = tmp_path / f"m{i % 8}"
         folder.mkdir(exist_ok=True)
         try:
