@@ -65,10 +65,6 @@ def classify_header(text: str) -> Header:
     return Header("other")
 
 
-def is_rank_header(text: str) -> bool:
-    return FIELD_OF_HEADER.get(header_key(text)) == "rank"
-
-
 def is_lead_header(text: str) -> bool:
     """The first column of a header row: ``Rk.`` (final ranking) or ``No.`` (starting rank)."""
     return FIELD_OF_HEADER.get(header_key(text)) in LEAD_FIELDS

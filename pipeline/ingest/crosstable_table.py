@@ -311,16 +311,13 @@ def resolve_games(
     maps = {RANK_REF: by_rank}
     if "sno" in layout.fields:
         maps[START_NUMBER_REF] = {p.sno: i for i, p in enumerate(players) if p.sno is not None}
+    # a starting-rank table numbers the opponents by start number; a final ranking may
+    # use either numbering, so the games decide
+    fixed = START_NUMBER_REF if layout.order == STARTING_RANK and START_NUMBER_REF in maps else ""
     if layout.round_robin:
-        if layout.order == STARTING_RANK and START_NUMBER_REF in maps:
-            ref = START_NUMBER_REF
-        else:
-            ref = _choose_rr_reference(players, maps)
+        ref = fixed or _choose_rr_reference(players, maps)
         return _rr_games(players, maps[ref], ref, colours, file, problems), ref
-    if layout.order == STARTING_RANK and START_NUMBER_REF in maps:
-        ref = START_NUMBER_REF
-    else:
-        ref = _choose_swiss_reference(players, maps, colours)
+    ref = fixed or _choose_swiss_reference(players, maps, colours)
     return _swiss_games(players, maps[ref], ref, colours, file, problems), ref
 
 

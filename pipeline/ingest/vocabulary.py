@@ -43,7 +43,7 @@ HEADERS: dict[str, dict[str, tuple[str, ...]]] = {
     },
     # the starting rank's first column, and the start number column of a final ranking
     "sno": {
-        "en": ("No.", "SNo", "SNo."),
+        "en": ("No.", "SNo", "SNo.", "No.st"),
         "de": ("Nr.", "Snr", "SNr", "Startnr", "Startnr."),
         "es": ("No.", "No.Ini.", "Nº", "Nº.", "N°"),
         "fr": ("N°", "No.", "Dos."),  # unconfirmed
