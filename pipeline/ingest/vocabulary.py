@@ -189,7 +189,7 @@ TITLES: dict[str, tuple[str, ...]] = {
     ),
     "de": (
         "Endtabelle", "Endstand", "Kreuztabelle", "Rangliste", "Startrangliste",
-        "Stand nach",
+        "Stand nach", "Zwischenstand",
     ),
     "es": (
         "Cuadro cruzado", "Clasificación final", "Clasificación después",
