@@ -45,6 +45,15 @@ PATHS = typer.Argument(
 )
 REGISTRY = typer.Option(None, "--registry", help="FIDE rating list (TXT, XML, CSV or a zip).")
 LIST = typer.Option(None, "--list", help="Rating list of every event: standard, rapid or blitz.")
+IDENTITIES = typer.Option(
+    None,
+    "--identities",
+    help="Your decisions on who is who: CSV of file or event, start_no or name, fide_id "
+    "(an empty fide_id keeps the player unlinked).",
+)
+NO_NAME_MATCH = typer.Option(
+    False, "--no-name-match", help="Link players by FIDE ID only, never by name."
+)
 
 
 def _version(value: bool) -> None:
@@ -202,6 +211,8 @@ def validate(
         "--rules",
         help="Rule-set date YYYY-MM-DD: settles an event date that reads two ways.",
     ),
+    identities: Path | None = IDENTITIES,
+    no_name_match: bool = NO_NAME_MATCH,
 ) -> None:
     """Check files; print every problem as file:line[:column]: message, and what each
     file holds (its kind, crosstable layout, players, rounds and rating list).
@@ -209,11 +220,18 @@ def validate(
     Exit 1 if any input is invalid; warnings alone exit 0.
     """
     _check_list(list_)
-    _check_paths(paths, registry)
+    _check_paths(paths, registry, identities)
     rules_date = _parse_date("--rules", rules)
     from pipeline.validate import validate_paths
 
-    report = validate_paths(paths, registry, list_, rules_given=rules_date is not None)
+    report = validate_paths(
+        paths,
+        registry,
+        list_,
+        rules_given=rules_date is not None,
+        identities=identities,
+        name_match=not no_name_match,
+    )
     print_problems(report.problems)
     for entry in report.files:
         for description in entry.descriptions:
@@ -242,12 +260,14 @@ def _parse_date(option: str, value: str | None) -> date | None:
         usage_error(f"{option}: expected a date YYYY-MM-DD, got {value!r}")
 
 
-def _check_paths(paths: list[Path], registry: Path | None) -> None:
-    for path in [*paths, *([registry] if registry else [])]:
+def _check_paths(paths: list[Path], registry: Path | None, identities: Path | None = None) -> None:
+    for path in [*paths, *(p for p in (registry, identities) if p is not None)]:
         if not path.exists():
             usage_error(f"{path}: no such file or folder")
     if registry is not None and not registry.is_file():
         usage_error(f"--registry: expected a rating-list file, got the folder {registry}")
+    if identities is not None and not identities.is_file():
+        usage_error(f"--identities: expected a CSV file, got the folder {identities}")
 
 
 def _check_out(out: Path) -> None:
@@ -271,10 +291,12 @@ def _run_options(
     rounding: str,
     out: Path | None,
     skip_invalid: bool,
+    identities: Path | None = None,
+    no_name_match: bool = False,
 ) -> RunOptions:
     """The options of run and explain, checked (usage errors exit 2)."""
     _check_list(list_)
-    _check_paths(paths, registry)
+    _check_paths(paths, registry, identities)
     if rounding not in ("period", "tournament"):
         usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
     if period is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
@@ -290,6 +312,8 @@ def _run_options(
         rounding=rounding,
         out_dir=out,
         skip_invalid=skip_invalid,
+        identities=identities,
+        name_match=not no_name_match,
     )
 
 
@@ -324,9 +348,14 @@ def run(
         False, "--skip-invalid", help="Rate the valid events, list the skipped ones, exit 1."
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
+    identities: Path | None = IDENTITIES,
+    no_name_match: bool = NO_NAME_MATCH,
 ) -> None:
     """Rate the events of a rating period; write the workbook, CSV tables and summary."""
-    options = _run_options(paths, registry, list_, period, rules, rounding, out, skip_invalid)
+    options = _run_options(
+        paths, registry, list_, period, rules, rounding, out, skip_invalid, identities,
+        no_name_match,
+    )  # fmt: skip
     _check_out(out)
     with _progress(quiet) as progress:
         outcome = _run_or_exit(options, progress)
@@ -364,9 +393,13 @@ def explain(
         None, "--rules", help="Rule-set date YYYY-MM-DD for every event."
     ),
     rounding: str = typer.Option("period", "--rounding", help="period or tournament."),
+    identities: Path | None = IDENTITIES,
+    no_name_match: bool = NO_NAME_MATCH,
 ) -> None:
     """One player's per-game breakdown, as FIDE's individual-calculation page shows it."""
-    options = _run_options(paths, registry, list_, period, rules, rounding, None, False)
+    options = _run_options(
+        paths, registry, list_, period, rules, rounding, None, False, identities, no_name_match
+    )
     outcome = _run_or_exit(options)
     if outcome.result is None:
         print_problems(outcome.loaded.problems)

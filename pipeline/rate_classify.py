@@ -7,8 +7,10 @@ games.csv). Everything is vectorized polars; ratings are Int64, scores and PD In
 hundredths (fide-rules.md §1-§4).
 
 Choices (documented in the README of `elo run` and the report to the lead):
-- Identity: ``fide:<id>`` for a player with a FIDE ID, merged across events; without a
-  FIDE ID, ``event:<event_id>#<start_no>``, never merged.
+- Identity: ``fide:<id>`` for a player with a FIDE ID (the file's, or linked by
+  `pipeline.identity`), merged across events; else the identity stage's `person_key`
+  (``name:<key>|<fed>``: one player of several events, by name); else
+  ``event:<event_id>#<start_no>``, never merged.
 - Ro: the registry's rating for the event's list when a registry is given, covers that
   list (has a non-null value in that list's rating column) and holds the player; for
   rapid/blitz a player unrated there but rated in standard uses the standard rating
@@ -27,6 +29,7 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
+from pipeline.identity.link import PERSON_KEY
 from pipeline.rules.vector import difference_used_expr, expected_expr, rule_600_expr
 from schemas.ingest import Events, Games, Players
 from schemas.registry import Registry
@@ -160,14 +163,18 @@ def resolve_players(
             _optional(players, P_BIRTH, pl.Int64()).alias(P_BIRTH),
             _optional(players, P_RATING, pl.Int64()).alias(FILE_RATING),
             _optional(players, P_LINE, pl.Int64()).alias(P_LINE),
+            _optional(players, PERSON_KEY, pl.String()).alias(PERSON_KEY),
         )
         .join(ev, on=E_ID, how="left")
         .with_columns(
             pl.when(pl.col(P_FIDE).is_not_null())
             .then(pl.format("fide:{}", pl.col(P_FIDE)))
+            .when(pl.col(PERSON_KEY).is_not_null())
+            .then(pl.col(PERSON_KEY))
             .otherwise(pl.format("event:{}#{}", pl.col(E_ID), pl.col(P_NO)))
             .alias(KEY)
         )
+        .drop(PERSON_KEY)
         .sort(EV_ORDER, P_NO)
     )
     reg = _registry_long(registry, entries[P_FIDE])

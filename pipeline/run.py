@@ -19,6 +19,7 @@ from pipeline.errors import InputError, Location, Problem, Severity
 if TYPE_CHECKING:
     import polars as pl
 
+    from pipeline.identity import IdentityResult
     from pipeline.ingest.model import EventData
     from pipeline.rate import RateResult
 
@@ -38,6 +39,8 @@ class RunOptions:
     rounding: str = "period"
     out_dir: Path | None = None  # None: compute only (explain)
     skip_invalid: bool = False
+    identities: Path | None = None  # the officer's decisions (--identities)
+    name_match: bool = True  # --no-name-match turns it off
     today: date = field(default_factory=date.today)
 
 
@@ -50,6 +53,7 @@ class Loaded:
     invalid_files: list[str] = field(default_factory=list)
     ignored_registries: list[str] = field(default_factory=list)
     registry: pl.DataFrame | None = None
+    identity: IdentityResult | None = None  # every entry linked to a person
     files_read: int = 0
 
     @property
@@ -165,43 +169,96 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
     if options.period is not None:
         loaded.problems.extend(_period_problems(loaded.events, options.period))
 
+    decisions = _read_decisions(options, loaded)
+    players = _all(loaded, "players")
     if options.registry is not None:
-        from pipeline.ingest.registry import read_registry
+        _read_registry(options, loaded, timer, players, decisions)
+    if loaded.events and (options.registry is None or loaded.registry is not None):
+        from pipeline.identity import link_players
 
-        ids: set[int] = set()
-        for ev in loaded.events:
-            ids.update(ev.players["fide_id"].drop_nulls().to_list())
-        try:
-            with timer.stage("registry"):
-                # Only the players of the period are needed from a list of 1.64 M.
-                loaded.registry = read_registry(
-                    options.registry, list_hint=options.list_override, only_ids=ids
-                )
-        except InputError as exc:
-            loaded.problems.extend(exc.problems)
-            loaded.invalid_files.append(str(options.registry))
-        except OSError as exc:
-            loaded.problems.append(
-                Problem(
-                    Location(str(options.registry)),
-                    "unreadable-file",
-                    f"expected a readable rating list, got {exc.strerror or exc}",
-                )
+        with timer.stage("identity"):
+            loaded.identity = link_players(
+                players,
+                _all(loaded, "events"),
+                loaded.registry,
+                decisions,
+                decisions_file=str(options.identities or ""),
+                name_match=options.name_match,
             )
-            loaded.invalid_files.append(str(options.registry))
+        loaded.problems.extend(loaded.identity.problems)
+        if any(p.is_error for p in loaded.identity.problems):
+            loaded.invalid_files.append(str(options.identities))
     loaded.invalid_files = sorted(set(loaded.invalid_files))
     return loaded
 
 
-def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult:
+def _all(loaded: Loaded, frame: str) -> pl.DataFrame:
+    """One frame of every event read, concatenated (empty without events)."""
     import polars as pl
+
+    frames = [getattr(ev, frame) for ev in loaded.events]
+    return pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
+
+
+def _read_decisions(options: RunOptions, loaded: Loaded) -> pl.DataFrame | None:
+    if options.identities is None:
+        return None
+    from pipeline.identity import read_decisions
+
+    try:
+        return read_decisions(options.identities)
+    except InputError as exc:
+        loaded.problems.extend(exc.problems)
+        loaded.invalid_files.append(str(options.identities))
+        return None
+
+
+def _read_registry(
+    options: RunOptions,
+    loaded: Loaded,
+    timer: Timer,
+    players: pl.DataFrame,
+    decisions: pl.DataFrame | None,
+) -> None:
+    """The period's players from the rating list: those of the files' and the officer's
+    FIDE IDs, and, for name matching, those with a surname an entry without an ID may
+    have."""
+    from pipeline.identity import wanted_from_registry
+    from pipeline.ingest.registry import read_registry
+
+    assert options.registry is not None
+    ids, surnames = wanted_from_registry(players, decisions, options.name_match)
+    try:
+        with timer.stage("registry"):
+            # Only the players of the period are needed from a list of 1.64 M.
+            loaded.registry = read_registry(
+                options.registry,
+                list_hint=options.list_override,
+                only_ids=ids,
+                surnames=surnames,
+            )
+    except InputError as exc:
+        loaded.problems.extend(exc.problems)
+        loaded.invalid_files.append(str(options.registry))
+    except OSError as exc:
+        loaded.problems.append(
+            Problem(
+                Location(str(options.registry)),
+                "unreadable-file",
+                f"expected a readable rating list, got {exc.strerror or exc}",
+            )
+        )
+        loaded.invalid_files.append(str(options.registry))
+
+
+def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult:
 
     from pipeline.rate import RateOptions, rate_period
 
     with timer.stage("rate"):
-        events = pl.concat([ev.events for ev in loaded.events], how="diagonal_relaxed")
-        players = pl.concat([ev.players for ev in loaded.events], how="diagonal_relaxed")
-        games = pl.concat([ev.games for ev in loaded.events], how="diagonal_relaxed")
+        events = _all(loaded, "events")
+        players = loaded.identity.players if loaded.identity else _all(loaded, "players")
+        games = _all(loaded, "games")
         return rate_period(
             events,
             players,
@@ -280,6 +337,8 @@ def build_summary(
             }
             for row in result.events.iter_rows(named=True)
         ]
+    if loaded.identity is not None:
+        summary["identities"] = loaded.identity.counts
     summary["timings"] = {k: round(v, 4) for k, v in timings.items()}
     return summary
 
@@ -316,6 +375,7 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
                 summary=outcome.summary,
                 checks=warnings,
                 skipped=list(loaded.errors),
+                identities=loaded.identity.table if loaded.identity else None,
             )
         outcome.summary["timings"] = {k: round(v, 4) for k, v in timer.timings.items()}
     return outcome

@@ -104,10 +104,11 @@ def describe_event(ev: EventData) -> str:
 def check_against_registry(
     players: pl.DataFrame, events: pl.DataFrame, registry: pl.DataFrame
 ) -> list[Problem]:
-    """Warnings where the tournament files disagree with the rating list: a FIDE ID the
-    list does not hold, or a rating other than the list's on the event's rating list (for
-    rapid and blitz, a file may show the standard rating of a player unrated on that list:
-    it stands in, B.02 rapid/blitz §1)."""
+    """Warnings where the tournament files disagree with the rating list: a rating other
+    than the list's on the event's rating list (for rapid and blitz, a file may show the
+    standard rating of a player unrated on that list: it stands in, B.02 rapid/blitz §1).
+    A FIDE ID the list does not hold, or one of another name, is `pipeline.identity`'s to
+    report (``identity-id-unknown``, ``identity-name-differs``)."""
     events = with_columns_present(events, optional_types(Events))
     players = with_columns_present(players, optional_types(Players))
     reg = with_columns_present(registry, optional_types(Registry)).select(
@@ -136,18 +137,7 @@ def check_against_registry(
         & (pl.col(E_LIST) != "standard")
         & (pl.col(P_RATING).is_null() | (pl.col(P_RATING) == pl.col("reg_standard")))
     )
-    problems: list[Problem] = []
-    for r in joined.filter(~pl.col("found")).iter_rows(named=True):
-        ctx = _row_context(r)
-        problems.append(
-            ctx.problem(
-                r[P_LINE],
-                ctx.player_column(P_FIDE),
-                "not-in-registry",
-                f"expected FIDE ID {r[P_FIDE]} in the rating list, got no such player",
-                Severity.WARNING,
-            )
-        )
+    problems: list[Problem] = []  # an ID the list does not hold: pipeline.identity says so
     differs = joined.filter(
         pl.col("found"),
         pl.col(E_LIST).is_not_null(),
@@ -237,10 +227,14 @@ def validate_paths(
     registry_path: Path | None = None,
     list_override: str | None = None,
     rules_given: bool = False,
+    identities: Path | None = None,
+    name_match: bool = True,
 ) -> ValidationReport:
     """Find, read and check every input under `paths` (folders searched recursively), and
     the rating list if given; collect every problem of every file. `rules_given`: a
-    ``--rules`` date fixes the rule set, so an ambiguous event date does not block."""
+    ``--rules`` date fixes the rule set, so an ambiguous event date does not block.
+    The players are linked as `elo run` links them (`pipeline.identity`, with the
+    officer's `identities` and name matching unless `name_match` is off)."""
     from pipeline.ingest.detect import detect_kind_of, find_inputs, read_path
 
     report = ValidationReport()
@@ -285,29 +279,65 @@ def validate_paths(
             )
         )
 
-    if registry_path is not None:
-        _check_registry(report, registry_path)
+    _check_identities(report, registry_path, identities, name_match)
     for entry in report.files:
         report.problems.extend(entry.problems)
     report.problems.sort(key=Problem.sort_key)
     return report
 
 
-def _check_registry(report: ValidationReport, registry_path: Path) -> None:
+def _check_identities(
+    report: ValidationReport,
+    registry_path: Path | None,
+    identities: Path | None,
+    name_match: bool,
+) -> None:
+    """Link the players (decisions, file IDs, names) and compare them with the rating
+    list; every problem goes to the file it names."""
+    from pipeline.identity import link_players, read_decisions, wanted_from_registry
     from pipeline.ingest.registry import read_registry
 
-    entry = FileReport(str(registry_path), "registry")
-    report.files.append(entry)
-    try:
-        registry = read_registry(registry_path)
-    except InputError as exc:
-        entry.problems.extend(exc.problems)
+    decisions = None
+    if identities is not None:
+        entry = FileReport(str(identities), "identities")
+        report.files.append(entry)
+        try:
+            decisions = read_decisions(identities)
+        except InputError as exc:
+            entry.problems.extend(exc.problems)
+    players = _concat([ev.players for ev in report.events])
+    events = _concat([ev.events for ev in report.events])
+    registry = None
+    if registry_path is not None:
+        entry = FileReport(str(registry_path), "registry")
+        report.files.append(entry)
+        ids, surnames = wanted_from_registry(players, decisions, name_match)
+        try:
+            registry = read_registry(registry_path, only_ids=ids, surnames=surnames)
+        except InputError as exc:
+            entry.problems.extend(exc.problems)
+            return
+    if not report.events:
         return
+    result = link_players(
+        players,
+        events,
+        registry,
+        decisions,
+        decisions_file=str(identities or ""),
+        name_match=name_match,
+    )
+    found = list(result.problems)
+    if registry is not None:
+        found += check_against_registry(result.players, events, registry)
     by_file = {f.file: f for f in report.files}
-    for ev in report.events:
-        file = str(ev.events[E_FILE][0])
-        found = check_against_registry(ev.players, ev.events, registry)
-        by_file.get(file, entry).problems.extend(found)
+    fallback = report.files[-1]
+    for problem in found:
+        by_file.get(problem.location.file, fallback).problems.append(problem)
+
+
+def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
+    return pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
 
 
 __all__ = [

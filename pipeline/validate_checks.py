@@ -66,6 +66,15 @@ _CROSSTABLE_COLUMNS = {P_NO: "SNo", P_NAME: "Name", P_RATING: "Rtg", P_FIDE: "Fi
 _CROSSTABLE_COLUMNS[P_POINTS] = "Pts."
 
 
+def player_column(source: str, field: str) -> str:
+    """The column label of a player field in a source format (`Events.source`)."""
+    if source.startswith("trf"):
+        return _TRF_COLUMNS.get(field, field)
+    if source.startswith("crosstable"):
+        return _CROSSTABLE_COLUMNS.get(field, field)
+    return field
+
+
 @dataclass(frozen=True)
 class EventContext:
     """The facts of the event row that the checks need."""
@@ -95,11 +104,7 @@ class EventContext:
 
     def player_column(self, field: str) -> str:
         """The column label of a player field in this event's source format."""
-        if self.source.startswith("trf"):
-            return _TRF_COLUMNS.get(field, field)
-        if self.source.startswith("crosstable"):
-            return _CROSSTABLE_COLUMNS.get(field, field)
-        return field
+        return player_column(self.source, field)
 
     def problem(
         self,

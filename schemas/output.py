@@ -39,6 +39,24 @@ GAMES_COLUMNS: list[str] = [
     "reason",
 ]
 
+# identities.csv: one row per player entry (`status` and `evidence` follow the contract)
+IDENTITY_COLUMNS: list[str] = [
+    "event",
+    "file",
+    "line",
+    "start_no",
+    "name",
+    "federation",
+    "rating",
+    "fide_id",
+    "method",
+    "candidates",
+    "status",
+    "evidence",
+]
+IDENTITY_METHODS = ["file-id", "registry-name", "run-name", "manual"]
+IDENTITY_STATUSES = ["linked", "ambiguous", "unmatched", "vetoed", "unlinked"]
+
 STATUSES = ["rated", "initial", "unrated", "no-rated-games"]
 REASONS = [
     "forfeit",

@@ -39,6 +39,7 @@ from typing import IO, BinaryIO, Literal
 import polars as pl
 
 from pipeline.errors import InputError, ProblemList
+from pipeline.ingest.names import surname_key_expr
 from pipeline.ingest.registry_fields import (
     COLUMNS,
     LINE,
@@ -135,12 +136,15 @@ def read_registry(
     limits: RegistryLimits | None = None,
     list_hint: str | None = None,
     only_ids: Collection[int] | None = None,
+    surnames: Collection[str] | None = None,
 ) -> pl.DataFrame:
     """Read a rating list file of any supported format (or a zip holding one).
 
-    With `only_ids`, only the players with these FIDE IDs are kept; a TXT list then cuts
-    its fields for those lines alone (the ID column is read for every line), which is what
-    a run needs from the full 1.64 M-player list. Problems are reported for the lines read.
+    With `only_ids`, only the players with these FIDE IDs are kept; with `surnames`
+    (`pipeline.ingest.names.surname_key` values), also the players whose name has one of
+    these surnames, for matching names without an ID. A TXT list then cuts its fields for
+    those lines alone (the ID and name columns are read for every line), which is what a
+    run needs from the full 1.64 M-player list. Problems are reported for the lines read.
     """
     limits = limits or RegistryLimits()
     file = str(path)
@@ -155,12 +159,28 @@ def read_registry(
                 frame = read_registry_xml(_pieces(b"", stream), file, limits.max_problems)
         elif kind == "txt":
             list_name = registry_list_name([path.name], list_hint)
-            return _read_txt(path, file, list_name, limits, only_ids)
+            return _read_txt(path, file, list_name, limits, only_ids, surnames)
         else:
             frame = _read_csv(path.read_bytes(), file, limits)
+    kept = _kept(pl.col(str(Registry.fideid)), pl.col(str(Registry.name)), only_ids, surnames)
+    return frame if kept is None else frame.filter(kept)
+
+
+def _kept(
+    fideid: pl.Expr,
+    name: pl.Expr,
+    only_ids: Collection[int] | None,
+    surnames: Collection[str] | None,
+) -> pl.Expr | None:
+    """Which rows a read keeps: the IDs asked for and the surnames asked for (None: all)."""
+    if only_ids is None and surnames is None:
+        return None
+    kept = pl.lit(False)
     if only_ids is not None:
-        frame = frame.filter(pl.col(str(Registry.fideid)).is_in(list(only_ids)))
-    return frame
+        kept = kept | fideid.is_in(list(only_ids))
+    if surnames:
+        kept = kept | surname_key_expr(name).is_in(list(surnames)).fill_null(False)
+    return kept
 
 
 def read_registry_bytes(
@@ -206,6 +226,7 @@ def _read_txt(
     list_name: ListName,
     limits: RegistryLimits,
     only_ids: Collection[int] | None = None,
+    surnames: Collection[str] | None = None,
 ) -> pl.DataFrame:
     lines = read_txt_lines(source, file)
     header = lines[TEXT][0] if lines.height else None
@@ -214,20 +235,24 @@ def _read_txt(
         raise InputError.single(file, 1, None, "not-a-registry", _NOT_A_REGISTRY + repr(header))
     budget = ProblemBudget(file, limits.max_problems)
     data = lines.slice(1)
-    if only_ids is not None:
-        data = data.filter(_id_expr(layout).is_in(list(only_ids)))
+    kept = _kept(_id_expr(layout), _field_expr(layout, str(Registry.name)), only_ids, surnames)
+    if kept is not None:
+        data = data.filter(kept)
     typed = read_txt_fields(data, layout, budget)
     del lines  # as large as the file
     return finish_registry(typed, budget, layout.labels()[str(Registry.fideid)])
 
 
+def _field_expr(layout: TxtLayout, tag: str) -> pl.Expr:
+    """One field of each line, stripped (lines of regular width)."""
+    field = next(f for f in layout.fields if f.tag == tag)
+    width = None if field.end is None else field.end - field.start
+    return pl.col(TEXT).str.slice(field.start, width).str.strip_chars(" ")
+
+
 def _id_expr(layout: TxtLayout) -> pl.Expr:
     """The FIDE ID of each line as a number (null where it is not one)."""
-    field = next(f for f in layout.fields if f.tag == str(Registry.fideid))
-    width = None if field.end is None else field.end - field.start
-    return (
-        pl.col(TEXT).str.slice(field.start, width).str.strip_chars(" ").cast(pl.Int64, strict=False)
-    )
+    return _field_expr(layout, str(Registry.fideid)).cast(pl.Int64, strict=False)
 
 
 def _read_csv(data: bytes, file: str, limits: RegistryLimits) -> pl.DataFrame:

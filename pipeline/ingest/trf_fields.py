@@ -103,7 +103,7 @@ def result_score(code: str) -> float:
 
 # --- players --------------------------------------------------------------------------
 
-_TITLES = {
+TITLE_NAMES = {
     "g": "GM",
     "m": "IM",
     "f": "FM",
@@ -128,7 +128,7 @@ def normalise_title(text: str) -> str | None:
     value = text.strip()
     if not value:
         return None
-    return _TITLES.get(value.lower(), value)
+    return TITLE_NAMES.get(value.lower(), value)
 
 
 def normalise_sex(text: str) -> tuple[str | None, bool]:

@@ -4,7 +4,7 @@
     summary_text(summary, ratings, written=paths, width=100) -> str
 
 `summary` is the dict summary.json is written from (pipeline.run.build_summary): status,
-exit_code, counts.per_list, warnings, errors, report_notes. `ratings` (optional) is the
+exit_code, counts.per_list, identities, warnings, errors, report_notes. `ratings` (optional) is the
 ratings frame, for the largest gains and losses.
 """
 
@@ -133,6 +133,38 @@ def _problems(summary: Mapping[str, object], key: str, label: str, limit: int) -
     return text
 
 
+_IDENTITY_PARTS = [
+    ("file-id", "by the file's FIDE ID"),
+    ("registry-name", "by name to the rating list"),
+    ("run-name", "by name across events"),
+    ("manual", "by your decisions"),
+]
+
+
+def _identities_line(summary: Mapping[str, object]) -> Text | None:
+    """``Identities: 183 by the file's FIDE ID, 10 by name to the rating list, 2
+    ambiguous, 6 not in the rating list.``"""
+    counts = _mapping(summary.get("identities"))
+    if not counts:
+        return None
+    linked = [
+        f"{counts[key]} {label}" for key, label in _IDENTITY_PARTS if int(str(counts.get(key, 0)))
+    ]
+    open_ = [
+        f"{counts[key]} {label}"
+        for key, label in (
+            ("ambiguous", "ambiguous"),
+            ("unmatched", "not in the rating list"),
+            ("vetoed", "kept apart by your decisions"),
+            ("unlinked", "without a FIDE ID"),
+        )
+        if int(str(counts.get(key, 0)))
+    ]
+    text = Text("Identities: ", style="bold")
+    text.append(", ".join(linked + open_) or "none")
+    return text
+
+
 def render_summary(
     summary: Mapping[str, object],
     ratings: pl.DataFrame | None = None,
@@ -154,6 +186,9 @@ def render_summary(
         movers = _movers_table(ratings, top)
         if movers is not None:
             parts.append(movers)
+    identities = _identities_line(summary)
+    if identities is not None:
+        parts.append(identities)
     for key, label in (("errors", "error"), ("warnings", "warning"), ("report_notes", "note")):
         if key in ("errors", "warnings") and not list_problems:
             n = len(_sequence(summary.get(key)))

@@ -22,7 +22,7 @@ import polars as pl
 
 from pipeline.errors import Problem
 from pipeline.report.atomic import atomic_open, atomic_write_text
-from schemas.output import GAMES_COLUMNS, RATINGS_COLUMNS
+from schemas.output import GAMES_COLUMNS, IDENTITY_COLUMNS, RATINGS_COLUMNS
 
 if TYPE_CHECKING:
     from pipeline.report.workbook import WorkbookOptions
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 REPORT_XLSX = "report.xlsx"
 RATINGS_CSV = "ratings.csv"
 GAMES_CSV = "games.csv"
+IDENTITIES_CSV = "identities.csv"
 SUMMARY_JSON = "summary.json"
 ERRORS_TXT = "errors.txt"
 
@@ -41,6 +42,7 @@ SUMMARY_KEY_ORDER = [
     "events_rated",
     "counts",
     "events",
+    "identities",
     "invalid_files",
     "skipped",
     "ignored_registries",
@@ -102,6 +104,10 @@ def write_ratings_csv(path: Path, ratings: pl.DataFrame) -> None:
 
 def write_games_csv(path: Path, games: pl.DataFrame) -> None:
     _write_csv(path, contract_frame(games, GAMES_COLUMNS, GAMES_CSV))
+
+
+def write_identities_csv(path: Path, identities: pl.DataFrame) -> None:
+    _write_csv(path, contract_frame(identities, IDENTITY_COLUMNS, IDENTITIES_CSV))
 
 
 # --- JSON -------------------------------------------------------------------------------
@@ -168,8 +174,10 @@ def write_outputs(
     checks: Sequence[Problem] | None = None,
     skipped: Sequence[Problem] = (),
     workbook: WorkbookOptions | None = None,
+    identities: pl.DataFrame | None = None,
 ) -> list[Path]:
-    """Write ratings.csv, games.csv, report.xlsx and (last) summary.json into `out_dir`.
+    """Write ratings.csv, games.csv, identities.csv (given `identities`, the identity
+    stage's table), report.xlsx and (last) summary.json into `out_dir`.
 
     `checks` are the warnings for the Checks sheet (default: `result.warnings`);
     `skipped` the errors of events left out. A stale errors.txt of an earlier rejected
@@ -180,17 +188,24 @@ def write_outputs(
     started = time.perf_counter()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    paths = [out_dir / RATINGS_CSV, out_dir / GAMES_CSV, out_dir / REPORT_XLSX]
+    paths = [out_dir / RATINGS_CSV, out_dir / GAMES_CSV]
     write_ratings_csv(paths[0], result.ratings)
     write_games_csv(paths[1], result.games)
+    if identities is not None:
+        paths.append(out_dir / IDENTITIES_CSV)
+        write_identities_csv(paths[-1], identities)
+    else:
+        (out_dir / IDENTITIES_CSV).unlink(missing_ok=True)  # an earlier run's
+    paths.append(out_dir / REPORT_XLSX)
     notes = write_workbook(
-        paths[2],
+        paths[-1],
         ratings=result.ratings,
         games=result.games,
         events=result.events,
         checks=list(result.warnings) if checks is None else checks,
         skipped=skipped,
         options=workbook,
+        identities=identities,
     )
     final = dict(summary)
     timings = summary.get("timings")
@@ -226,7 +241,7 @@ def write_error_report(
     for a scheduler to pick up. Returns the path of errors.txt."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in (RATINGS_CSV, GAMES_CSV, REPORT_XLSX):
+    for stale in (RATINGS_CSV, GAMES_CSV, IDENTITIES_CSV, REPORT_XLSX):
         (out_dir / stale).unlink(missing_ok=True)
     path = out_dir / ERRORS_TXT
     atomic_write_text(path, error_report_text(problems))

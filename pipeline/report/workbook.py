@@ -1,4 +1,4 @@
-"""report.xlsx: Summary, Top changes, Games, Events, Checks and Cards sheets.
+"""report.xlsx: Summary, Top changes, Games, Events, Identities, Checks and Cards sheets.
 
     write_workbook(path, ratings=..., games=..., events=..., checks=..., skipped=...)
 
@@ -42,6 +42,7 @@ from pipeline.report.workbook_sheets import (
     checks_sheet,
     events_sheet,
     games_sheet,
+    identities_sheet,
     summary_sheet,
     top_changes_sheet,
 )
@@ -315,6 +316,7 @@ def _layout(
     skipped: Sequence[Problem],
     styles: dict[str, int],
     options: WorkbookOptions,
+    identities: pl.DataFrame | None = None,
 ) -> _Layout:
     layout = _Layout()
     shown_games = games
@@ -336,6 +338,8 @@ def _layout(
         events_sheet(events, games),
     ):
         layout.parts += _table_parts(sheet, styles, options)
+    if identities is not None:
+        layout.parts += _table_parts(identities_sheet(identities), styles, options)
     layout.parts += _table_parts(checks_sheet(checks, skipped, layout.notes), styles, options)
     layout.parts += cards
     return layout
@@ -350,15 +354,17 @@ def write_workbook(
     checks: Sequence[Problem] = (),
     skipped: Sequence[Problem] = (),
     options: WorkbookOptions | None = None,
+    identities: pl.DataFrame | None = None,
 ) -> list[Problem]:
     """Write report.xlsx atomically. Returns the notes it added to the Checks sheet (caps
-    that took effect); `skipped` are the errors of events left out of the run."""
+    that took effect); `skipped` are the errors of events left out of the run;
+    `identities` (the identity stage's table) adds the Identities sheet."""
     options = options or WorkbookOptions()
     stamp = options.stamp or _document_stamp(events)
     wb = Workbook(write_only=True)
     first = wb.create_sheet("Summary")
     styles = register_styles(first)
-    layout = _layout(ratings, games, events, checks, skipped, styles, options)
+    layout = _layout(ratings, games, events, checks, skipped, styles, options, identities)
 
     sheets: list[tuple[Any, _Part]] = []
     for i, part in enumerate(layout.parts):

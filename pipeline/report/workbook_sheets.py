@@ -1,4 +1,5 @@
-"""The table sheets of report.xlsx: Summary, Top changes, Games, Events, Checks.
+"""The table sheets of report.xlsx: Summary, Top changes, Games, Events, Identities,
+Checks.
 
 Each builder returns a `TableSheet`: the rows as a polars frame plus the columns to show
 (header, value expression, style). workbook.py lays them out; nothing here touches openpyxl.
@@ -242,3 +243,26 @@ def checks_sheet(
         Col("Message", pl.col("message")),
     ]
     return TableSheet("Checks", frame, cols)
+
+
+# --- Identities -------------------------------------------------------------------------
+
+
+def identities_sheet(identities: pl.DataFrame) -> TableSheet:
+    """Every player entry and who it was taken to be (the identity stage's table, already
+    ambiguous and unmatched first)."""
+    cols = [
+        Col("Status", pl.col("status")),
+        Col("Event", pl.col("event")),
+        Col("File", pl.col("file")),
+        Col("Line", pl.col("line"), "int"),
+        Col("No.", pl.col("start_no"), "int"),
+        Col("Name", pl.col("name")),
+        Col("Fed", pl.col("federation")),
+        Col("Rating", pl.col("rating"), "int"),
+        Col("FIDE ID", pl.col("fide_id"), "int"),
+        Col("Method", pl.col("method")),
+        Col("Candidates", pl.col("candidates")),
+        Col("Evidence", pl.col("evidence")),
+    ]
+    return TableSheet("Identities", identities, cols)
