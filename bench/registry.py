@@ -101,6 +101,14 @@ _GIVEN = [
     "Yusuf",
     "Zora",
 ]
+# Most surnames of the real list are rare, a few are very common (Kumar, Nguyen, Wang):
+# names built from syllables give some hundred thousand distinct surnames, and one player
+# in twenty carries one of the common ones above.
+_SYLLABLES = [
+    "ka", "lo", "mi", "ran", "sen", "ber", "to", "vic", "an", "del", "mar", "ko", "ni",
+    "ste", "wa", "ro", "li", "gu", "ha", "zi", "tor", "pe", "sa", "mon", "el", "da", "ri",
+    "qu", "fe", "bo", "nu", "ja", "ve", "ol", "ch", "sk", "ov", "ez", "ic", "dt",
+]  # fmt: skip
 _FEDS = ["ESP", "GER", "IND", "RUS", "FRA", "ITA", "POL", "USA", "IRI", "TUR", "NED", "BRA"]
 _TITLES = ["GM", "IM", "FM", "CM"]
 _W_TITLES = ["WGM", "WIM", "WFM", "WCM"]
@@ -121,9 +129,15 @@ def _rating_fields(rng: random.Random, rated_share: float) -> tuple[str, str, st
     )
 
 
+def _surname(rng: random.Random) -> str:
+    if rng.random() < 0.05:
+        return rng.choice(_SURNAMES)
+    return "".join(rng.choice(_SYLLABLES) for _ in range(rng.choice((2, 3, 3, 4)))).capitalize()
+
+
 def _player_line(rng: random.Random, fide_id: int, overflow: bool) -> str:
     sex = "F" if rng.random() < 0.12 else "M"
-    name = f"{rng.choice(_SURNAMES)}, {rng.choice(_GIVEN)}"
+    name = f"{_surname(rng)}, {rng.choice(_GIVEN)}"
     title = rng.choice(_TITLES) if rng.random() < 0.03 else ""
     w_title = rng.choice(_W_TITLES) if sex == "F" and rng.random() < 0.05 else ""
     o_title = rng.choice(_O_TITLES) if rng.random() < 0.01 else ""

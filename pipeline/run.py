@@ -227,7 +227,7 @@ def _read_registry(
     from pipeline.ingest.registry import read_registry
 
     assert options.registry is not None
-    ids, surnames = wanted_from_registry(players, decisions, options.name_match)
+    ids, names = wanted_from_registry(players, decisions, options.name_match)
     try:
         with timer.stage("registry"):
             # Only the players of the period are needed from a list of 1.64 M.
@@ -235,7 +235,7 @@ def _read_registry(
                 options.registry,
                 list_hint=options.list_override,
                 only_ids=ids,
-                surnames=surnames,
+                names=names,
             )
     except InputError as exc:
         loaded.problems.extend(exc.problems)

@@ -311,9 +311,9 @@ def _check_identities(
     if registry_path is not None:
         entry = FileReport(str(registry_path), "registry")
         report.files.append(entry)
-        ids, surnames = wanted_from_registry(players, decisions, name_match)
+        ids, names = wanted_from_registry(players, decisions, name_match)
         try:
-            registry = read_registry(registry_path, only_ids=ids, surnames=surnames)
+            registry = read_registry(registry_path, only_ids=ids, names=names)
         except InputError as exc:
             entry.problems.extend(exc.problems)
             return

@@ -26,8 +26,9 @@ In this order, each step for the entries the earlier ones left open:
    evidence wins). A merged group without an ID gets a `person_key` ``name:<key>|<fed>``.
 
 `name_match=False` (``--no-name-match``) turns steps 3 and 4 off. Everything is joins and
-group-bys over all entries of the run at once; the rating list is joined on the
-surname of its names (`surname_key_expr`), computed once per read.
+group-bys over all entries of the run at once: the rating list's rows are cut to the
+names the run can match when it is read (`pipeline.ingest.names.NameFilter`), and the
+entries are joined with them on the name key and the initials key.
 """
 
 from __future__ import annotations
@@ -38,12 +39,12 @@ import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
 from pipeline.ingest.names import (
+    NameFilter,
     full_tokens_expr,
     initials_key_expr,
+    name_filter,
     name_key_expr,
     registry_initials_key_expr,
-    surname_key_expr,
-    surname_spans_expr,
 )
 from pipeline.ingest.trf_fields import TITLE_NAMES
 from pipeline.validate_checks import player_column
@@ -123,20 +124,20 @@ def link_players(
 
 def wanted_from_registry(
     players: pl.DataFrame, decisions: pl.DataFrame | None, name_match: bool
-) -> tuple[set[int], set[str]]:
+) -> tuple[set[int], NameFilter | None]:
     """What a run needs from the rating list: the FIDE IDs of the files and the decisions,
-    and (for name matching) every surname an entry without an ID may have."""
+    and (for name matching) the names of the entries without an ID."""
     ids: set[int] = set()
-    surnames: set[str] = set()
-    if players.height and P_FIDE in players.columns:
+    names = None
+    has_ids = P_FIDE in players.columns
+    if players.height and has_ids:
         ids.update(players[P_FIDE].drop_nulls().to_list())
     if players.height and name_match:
-        open_ = players.filter(pl.col(P_FIDE).is_null()) if P_FIDE in players.columns else players
-        spans = open_.select(surname_spans_expr(pl.col(P_NAME)).explode().drop_nulls())
-        surnames.update(spans.to_series().unique().to_list())
+        open_ = players.filter(pl.col(P_FIDE).is_null()) if has_ids else players
+        names = name_filter(open_[P_NAME])
     if decisions is not None:
         ids.update(decisions["d_fide_id"].drop_nulls().to_list())
-    return ids, surnames
+    return ids, names
 
 
 # --- the entries --------------------------------------------------------------------------
@@ -338,7 +339,6 @@ def registry_candidates(registry: pl.DataFrame) -> pl.DataFrame:
             for lst, column in _LIST_RATING.items()
         ],
     ).with_columns(
-        surname_key_expr(pl.col("r_name")).alias("r_surname"),
         name_key_expr(pl.col("r_name")).alias("r_key"),
         registry_initials_key_expr(pl.col("r_name")).alias("r_ikey"),
     )
@@ -348,25 +348,18 @@ def _match_registry(
     entries: pl.DataFrame, registry: pl.DataFrame
 ) -> tuple[pl.DataFrame, list[Problem]]:
     open_ = entries.filter(pl.col("linked_id").is_null(), ~pl.col("manual"))
-    spans = (
-        open_.select(
-            "entry",
-            "key",
-            initials_key_expr(pl.col(P_NAME)).alias("ikey"),
-            surname_spans_expr(pl.col(P_NAME)).alias("span"),
-        )
-        .explode("span")
-        .drop_nulls("span")
-        .unique(["entry", "span"])
+    names = open_.select("entry", "key", initials_key_expr(pl.col(P_NAME)).alias("ikey")).filter(
+        pl.col("key") != ""
     )
     reg = registry_candidates(registry)
+    by_key = names.join(reg, left_on="key", right_on="r_key")
+    by_initials = names.filter(pl.col("ikey") != "").join(
+        reg.filter(pl.col("r_ikey") != ""), left_on="ikey", right_on="r_ikey"
+    )
     pairs = (
-        spans.join(reg, left_on="span", right_on="r_surname")
-        .filter(
-            (pl.col("key") == pl.col("r_key"))
-            | ((pl.col("ikey") != "") & (pl.col("ikey") == pl.col("r_ikey")))
-        )
+        pl.concat([by_key.select("entry", "r_id"), by_initials.select("entry", "r_id")])
         .unique(["entry", "r_id"])
+        .join(reg, on="r_id")
         .join(
             open_.select("entry", P_FED, P_RATING, P_SEX, P_BIRTH, P_TITLE, E_LIST),
             on="entry",
@@ -449,7 +442,8 @@ def _match_registry(
 
 
 def _evidence() -> pl.Expr:
-    """What a name link rests on, for the identities table."""
+    """What a name link rests on, for the identities table: ``name, federation, rating
+    equal, birth year (chosen of 2)``."""
     parts = [
         pl.lit("name"),
         pl.when(pl.col("fed_known")).then(pl.lit("federation")),
@@ -457,20 +451,15 @@ def _evidence() -> pl.Expr:
         .then(pl.lit("rating equal"))
         .when(pl.col("rating_known"))
         .then(pl.lit(f"rating within {RATING_TOLERANCE}")),
-        pl.when(pl.col("n") > 1).then(
-            pl.concat_str(
-                pl.lit("tie-break on "),
-                pl.concat_list(
-                    pl.when(pl.col("agree_sex")).then(pl.lit("sex")),
-                    pl.when(pl.col("agree_birth")).then(pl.lit("birth year")),
-                    pl.when(pl.col("agree_title")).then(pl.lit("title")),
-                )
-                .list.drop_nulls()
-                .list.join(", "),
-            )
-        ),
+        pl.when(pl.col("agree_sex")).then(pl.lit("sex")),
+        pl.when(pl.col("agree_birth")).then(pl.lit("birth year")),
+        pl.when(pl.col("agree_title")).then(pl.lit("title")),
     ]
-    return pl.concat_list(parts).list.drop_nulls().list.join(", ")
+    chosen = pl.concat_str(pl.lit(" (chosen of "), pl.col("n").cast(pl.String), pl.lit(")"))
+    return pl.concat_str(
+        pl.concat_list(parts).list.drop_nulls().list.join(", "),
+        pl.when(pl.col("n") > 1).then(chosen).otherwise(pl.lit("")),
+    )
 
 
 def _drop_taken(entries: pl.DataFrame) -> tuple[pl.DataFrame, list[Problem]]:

@@ -98,7 +98,7 @@ def surname_key(name: str) -> str:
 
 def surname_key_expr(expr: pl.Expr) -> pl.Expr:
     """`surname_key` as a polars expression: what the rating list is joined on."""
-    return fold_expr(expr.str.slice(0, expr.str.find(",", literal=True).fill_null(1 << 30)))
+    return fold_expr(expr.str.split(",").list.first())
 
 
 @dataclass(frozen=True)
@@ -187,14 +187,15 @@ def initials_key_expr(expr: pl.Expr) -> pl.Expr:
 
 def registry_initials_key_expr(expr: pl.Expr) -> pl.Expr:
     """`registry_initials_key` as a polars expression ('' without given names)."""
-    comma = expr.str.find(",", literal=True)
-    surname = fold_expr(expr.str.slice(0, comma.fill_null(1 << 30))).str.split(" ")
-    given = fold_expr(expr.str.slice(comma.fill_null(1 << 30) + 1)).str.split(" ")
+    parts = expr.str.splitn(",", 2)
+    surname = fold_expr(parts.struct.field("field_0")).str.split(" ")
+    given = fold_expr(parts.struct.field("field_1").fill_null("")).str.split(" ")
     initials = given.list.eval(pl.element().str.slice(0, 1)).list.eval(
         pl.element().filter(pl.element() != "")
     )
     full = surname.list.eval(pl.element().filter(pl.element() != ""))
-    both = comma.is_not_null() & (initials.list.len() > 0) & (full.list.len() > 0)
+    both = parts.struct.field("field_1").is_not_null() & (initials.list.len() > 0)
+    both = both & (full.list.len() > 0)
     joined = pl.concat_str(
         full.list.sort().list.join(" "), pl.lit("|"), initials.list.sort().list.join(" ")
     )
@@ -211,3 +212,35 @@ def surname_spans_expr(expr: pl.Expr) -> pl.Expr:
         for length in range(1, _MAX_SPAN_TOKENS - start + 1)
     ]
     return pl.concat_list(spans).list.drop_nulls()
+
+
+@dataclass(frozen=True)
+class NameFilter:
+    """Which rating-list names a run's entries can match: their candidate surnames (a cheap
+    first cut of 1.64 M names), then their name keys and initials keys (exact)."""
+
+    surnames: frozenset[str]
+    keys: frozenset[str]
+    initials: frozenset[str]
+
+    def first_cut(self, name: pl.Expr) -> pl.Expr:
+        return surname_key_expr(name).is_in(list(self.surnames)).fill_null(False)
+
+    def exact(self, name: pl.Expr) -> pl.Expr:
+        found = name_key_expr(name).is_in(list(self.keys))
+        if self.initials:
+            found = found | registry_initials_key_expr(name).is_in(list(self.initials))
+        return found.fill_null(False)
+
+
+def name_filter(names: pl.Series) -> NameFilter:
+    """The `NameFilter` of the names of a run's entries without a FIDE ID."""
+    frame = pl.DataFrame({"n": names}).select(
+        surname_spans_expr(pl.col("n")).alias("spans"),
+        name_key_expr(pl.col("n")).alias("key"),
+        initials_key_expr(pl.col("n")).alias("ikey"),
+    )
+    spans = frame["spans"].explode().drop_nulls().unique().to_list()
+    keys = frame["key"].drop_nulls().unique().to_list()
+    initials = [k for k in frame["ikey"].drop_nulls().unique().to_list() if k]
+    return NameFilter(frozenset(spans), frozenset(keys) - {""}, frozenset(initials))

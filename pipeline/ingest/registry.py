@@ -39,7 +39,7 @@ from typing import IO, BinaryIO, Literal
 import polars as pl
 
 from pipeline.errors import InputError, ProblemList
-from pipeline.ingest.names import surname_key_expr
+from pipeline.ingest.names import NameFilter
 from pipeline.ingest.registry_fields import (
     COLUMNS,
     LINE,
@@ -136,15 +136,15 @@ def read_registry(
     limits: RegistryLimits | None = None,
     list_hint: str | None = None,
     only_ids: Collection[int] | None = None,
-    surnames: Collection[str] | None = None,
+    names: NameFilter | None = None,
 ) -> pl.DataFrame:
     """Read a rating list file of any supported format (or a zip holding one).
 
-    With `only_ids`, only the players with these FIDE IDs are kept; with `surnames`
-    (`pipeline.ingest.names.surname_key` values), also the players whose name has one of
-    these surnames, for matching names without an ID. A TXT list then cuts its fields for
-    those lines alone (the ID and name columns are read for every line), which is what a
-    run needs from the full 1.64 M-player list. Problems are reported for the lines read.
+    With `only_ids`, only the players with these FIDE IDs are kept; with `names`, also the
+    players whose name a run's entry without an ID may be (`NameFilter`: first the
+    surname, then the whole name). A TXT list then cuts its fields for those lines alone
+    (the ID and name columns are read for every line), which is what a run needs from the
+    full 1.64 M-player list. Problems are reported for the lines read.
     """
     limits = limits or RegistryLimits()
     file = str(path)
@@ -159,28 +159,28 @@ def read_registry(
                 frame = read_registry_xml(_pieces(b"", stream), file, limits.max_problems)
         elif kind == "txt":
             list_name = registry_list_name([path.name], list_hint)
-            return _read_txt(path, file, list_name, limits, only_ids, surnames)
+            return _read_txt(path, file, list_name, limits, only_ids, names)
         else:
             frame = _read_csv(path.read_bytes(), file, limits)
-    kept = _kept(pl.col(str(Registry.fideid)), pl.col(str(Registry.name)), only_ids, surnames)
-    return frame if kept is None else frame.filter(kept)
+    return _keep(frame, pl.col(str(Registry.fideid)), pl.col(str(Registry.name)), only_ids, names)
 
 
-def _kept(
+def _keep(
+    frame: pl.DataFrame,
     fideid: pl.Expr,
     name: pl.Expr,
     only_ids: Collection[int] | None,
-    surnames: Collection[str] | None,
-) -> pl.Expr | None:
-    """Which rows a read keeps: the IDs asked for and the surnames asked for (None: all)."""
-    if only_ids is None and surnames is None:
-        return None
-    kept = pl.lit(False)
-    if only_ids is not None:
-        kept = kept | fideid.is_in(list(only_ids))
-    if surnames:
-        kept = kept | surname_key_expr(name).is_in(list(surnames)).fill_null(False)
-    return kept
+    names: NameFilter | None,
+) -> pl.DataFrame:
+    """The rows a read keeps: the IDs asked for, and the names asked for (first by surname,
+    then, on the rows left, by the whole name). Without either, every row."""
+    if only_ids is None and names is None:
+        return frame
+    wanted = fideid.is_in(list(only_ids or ()))
+    if names is None or not names.surnames:
+        return frame.filter(wanted)
+    frame = frame.filter(wanted | names.first_cut(name))
+    return frame.filter(wanted | names.exact(name))
 
 
 def read_registry_bytes(
@@ -226,7 +226,7 @@ def _read_txt(
     list_name: ListName,
     limits: RegistryLimits,
     only_ids: Collection[int] | None = None,
-    surnames: Collection[str] | None = None,
+    names: NameFilter | None = None,
 ) -> pl.DataFrame:
     lines = read_txt_lines(source, file)
     header = lines[TEXT][0] if lines.height else None
@@ -235,9 +235,7 @@ def _read_txt(
         raise InputError.single(file, 1, None, "not-a-registry", _NOT_A_REGISTRY + repr(header))
     budget = ProblemBudget(file, limits.max_problems)
     data = lines.slice(1)
-    kept = _kept(_id_expr(layout), _field_expr(layout, str(Registry.name)), only_ids, surnames)
-    if kept is not None:
-        data = data.filter(kept)
+    data = _keep(data, _id_expr(layout), _field_expr(layout, str(Registry.name)), only_ids, names)
     typed = read_txt_fields(data, layout, budget)
     del lines  # as large as the file
     return finish_registry(typed, budget, layout.labels()[str(Registry.fideid)])

@@ -398,3 +398,21 @@ def test_only_ids_keeps_the_players_asked_for(tmp_path: Path) -> None:
     assert some["fideid"].to_list() == [1001, 1003]
     assert some["rating"].to_list() == [2100, 1800]
     assert some.schema == full.schema
+
+
+@pytest.mark.parametrize("form", ["txt", "csv"])
+def test_a_read_keeps_the_ids_and_the_names_asked_for(form: str, tmp_path: Path) -> None:
+    """What a run reads from the list: its FIDE IDs, and the players a name without an ID
+    may be (pipeline.ingest.names.NameFilter: surname first, then the whole name)."""
+    from pipeline.ingest.names import name_filter
+
+    source = Path(__file__).resolve().parent.parent / "validate" / "data"
+    path = source / "valid_players_list_foa.txt"
+    if form == "csv":
+        full = read_registry(path)
+        path = tmp_path / "list.csv"
+        full.select("fideid", "name", "country", "rating").write_csv(path)
+    names = name_filter(pl.Series(["Astrid Lindqvist", "Brandt H.", "Moreau Pierre"]))
+    kept = read_registry(path, only_ids={90000022}, names=names)
+    assert sorted(kept["fideid"].to_list()) == [90000011, 90000022, 90000033]
+    assert read_registry(path, only_ids=set(), names=None).height == 0
