@@ -14,8 +14,8 @@ Every function has a polars twin for the rating list's 1.64 M names (`fold_expr`
 
 - ``name_key('Carlsen, Magnus') == name_key('Magnus CARLSEN') == 'carlsen magnus'``
 - ``surname_key('Carlsen, Magnus') == 'carlsen'``: the part before the comma, as FIDE
-  writes its names; the rating list is joined on it (`surname_spans` of a file's name
-  are its candidate surnames: every run of consecutive full tokens).
+  writes its names; the rating list is cut to the rows whose surname is one a run's
+  names may hold (`surname_spans`: their first or last words), then to their names.
 """
 
 from __future__ import annotations
@@ -140,12 +140,14 @@ def registry_initials_key(name: str) -> str:
 
 
 def surname_spans(name: str) -> list[str]:
-    """Every run of consecutive full tokens of a name: the surnames it may hold (``'Jan
-    van der Berg'`` -> ``'jan'``, ``'jan van'``, ..., ``'van der berg'``, ``'berg'``)."""
+    """The surnames a name may hold: its first words or its last words (a surname opens
+    the name in FIDE's and chess-results' lists, and closes it in ``Given Surname``):
+    ``'Jan van der Berg'`` -> ``'jan'``, ``'jan van'``, ..., ``'van der berg'``,
+    ``'der berg'``, ``'berg'``. Initials are no surname."""
     tokens = [t for t in fold(name).split() if len(t) > 1 or t.isdigit()]
-    return [
-        " ".join(tokens[i:j]) for i in range(len(tokens)) for j in range(i + 1, len(tokens) + 1)
-    ]
+    prefixes = [" ".join(tokens[:k]) for k in range(1, len(tokens) + 1)]
+    suffixes = [" ".join(tokens[-k:]) for k in range(1, len(tokens))]
+    return prefixes + suffixes
 
 
 def token_overlap(a: str, b: str) -> bool:
@@ -156,9 +158,6 @@ def token_overlap(a: str, b: str) -> bool:
 
 
 # --- the same for many names at once ------------------------------------------------------
-
-_MAX_SPAN_TOKENS = 6  # names of more full tokens are joined on their first six
-
 
 def full_tokens_expr(expr: pl.Expr) -> pl.Expr:
     """The full tokens (two letters or more, or digits) of each name, as a list."""
@@ -203,14 +202,11 @@ def registry_initials_key_expr(expr: pl.Expr) -> pl.Expr:
 
 
 def surname_spans_expr(expr: pl.Expr) -> pl.Expr:
-    """`surname_spans` as a polars list expression (on the first six full tokens)."""
+    """`surname_spans` as a polars list expression (up to six words from either end)."""
     full = full_tokens_expr(expr)
     count = full.list.len()
-    spans = [
-        pl.when(count >= start + length).then(full.list.slice(start, length).list.join(" "))
-        for start in range(_MAX_SPAN_TOKENS)
-        for length in range(1, _MAX_SPAN_TOKENS - start + 1)
-    ]
+    spans = [pl.when(count >= k).then(full.list.head(k).list.join(" ")) for k in range(1, 7)]
+    spans += [pl.when(count > k).then(full.list.tail(k).list.join(" ")) for k in range(1, 6)]
     return pl.concat_list(spans).list.drop_nulls()
 
 
