@@ -159,6 +159,7 @@ def token_overlap(a: str, b: str) -> bool:
 
 # --- the same for many names at once ------------------------------------------------------
 
+
 def full_tokens_expr(expr: pl.Expr) -> pl.Expr:
     """The full tokens (two letters or more, or digits) of each name, as a list."""
     element = pl.element()
