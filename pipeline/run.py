@@ -197,7 +197,7 @@ def _all(loaded: Loaded, frame: str) -> pl.DataFrame:
     import polars as pl
 
     frames = [getattr(ev, frame) for ev in loaded.events]
-    return pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
+    return pl.concat(frames, how="diagonal_relaxed", rechunk=True) if frames else pl.DataFrame()
 
 
 def _read_decisions(options: RunOptions, loaded: Loaded) -> pl.DataFrame | None:
@@ -227,10 +227,10 @@ def _read_registry(
     from pipeline.ingest.registry import read_registry
 
     assert options.registry is not None
-    ids, names = wanted_from_registry(players, decisions, options.name_match)
     try:
         with timer.stage("registry"):
             # Only the players of the period are needed from a list of 1.64 M.
+            ids, names = wanted_from_registry(players, decisions, options.name_match)
             loaded.registry = read_registry(
                 options.registry,
                 list_hint=options.list_override,

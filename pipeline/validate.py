@@ -337,7 +337,7 @@ def _check_identities(
 
 
 def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
-    return pl.concat(frames, how="diagonal_relaxed") if frames else pl.DataFrame()
+    return pl.concat(frames, how="diagonal_relaxed", rechunk=True) if frames else pl.DataFrame()
 
 
 __all__ = [

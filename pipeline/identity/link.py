@@ -260,11 +260,14 @@ def _decision_text(row: dict[str, object]) -> str:
 
 def _file_id_problems(entries: pl.DataFrame, registry: pl.DataFrame) -> list[Problem]:
     reg = registry.select(
-        pl.col(R_ID).cast(pl.Int64).alias("linked_id"), pl.col("name").alias("r_name")
+        pl.col(R_ID).cast(pl.Int64).alias("linked_id"),
+        _optional(registry, str(Registry.name), pl.String()).alias("r_name"),
+        pl.lit(True).alias("r_found"),
     )
     with_id = entries.filter(pl.col("method") == "file-id").join(reg, on="linked_id", how="left")
     problems: list[Problem] = []
-    for r in with_id.filter(pl.col("r_name").is_null()).sort(E_FILE, P_LINE).iter_rows(named=True):
+    unknown = with_id.filter(pl.col("r_found").is_null()).sort(E_FILE, P_LINE)
+    for r in unknown.iter_rows(named=True):
         problems.append(
             _entry_problem(
                 r,
@@ -329,7 +332,7 @@ def registry_candidates(registry: pl.DataFrame) -> pl.DataFrame:
     """The rating list's columns a name match compares, with its name keys."""
     return registry.select(
         pl.col(R_ID).cast(pl.Int64).alias("r_id"),
-        pl.col(str(Registry.name)).alias("r_name"),
+        _optional(registry, str(Registry.name), pl.String()).alias("r_name"),
         _optional(registry, str(Registry.country), pl.String()).str.to_uppercase().alias("r_fed"),
         _sex_expr(_optional(registry, str(Registry.sex), pl.String())).alias("r_sex"),
         _optional(registry, str(Registry.birthday), pl.Int64()).alias("r_birth"),

@@ -232,7 +232,7 @@ class NameFilter:
 
 def name_filter(names: pl.Series) -> NameFilter:
     """The `NameFilter` of the names of a run's entries without a FIDE ID."""
-    frame = pl.DataFrame({"n": names}).select(
+    frame = pl.DataFrame({"n": names.rechunk()}).select(  # list work is slow over many chunks
         surname_spans_expr(pl.col("n")).alias("spans"),
         name_key_expr(pl.col("n")).alias("key"),
         initials_key_expr(pl.col("n")).alias("ikey"),
