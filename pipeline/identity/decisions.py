@@ -21,7 +21,7 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.errors import InputError, ProblemList
+from pipeline.errors import InputError, Location, Problem, ProblemList, Severity
 from pipeline.ingest.games_csv_players import MAX_NUMBER, read_table
 from pipeline.ingest.names import name_key
 from pipeline.ingest.text import decode_bytes
@@ -129,3 +129,77 @@ def _number(value: str, name: str) -> int | str | None:
         return int(value)
     what = "a FIDE ID (digits) or blank" if name == "fide_id" else "a start number 1 or more"
     return f"expected {what}, got {value!r}"
+
+
+# --- applied to a run's entries --------------------------------------------------------
+
+
+def apply_decisions(
+    entries: pl.DataFrame, decisions: pl.DataFrame, file: str
+) -> tuple[pl.DataFrame, list[Problem]]:
+    d = decisions.with_columns(pl.col("d_file").str.split("/").list.last().alias("d_base"))
+    cols = ["entry", "path", "event", "start_no", "key", "base"]
+    e = entries.select(cols)
+    parts = []
+    for where, where_d in (("base", "d_base"), ("event", "d_event")):
+        for who, who_d in (("start_no", "d_start_no"), ("key", "d_name_key")):
+            chosen = d.filter(pl.col(where_d).is_not_null(), pl.col(who_d).is_not_null())
+            if where == "event":
+                chosen = chosen.filter(pl.col("d_file").is_null())
+            if who == "key":
+                chosen = chosen.filter(pl.col("d_start_no").is_null())
+            parts.append(e.join(chosen, left_on=[where, who], right_on=[where_d, who_d]))
+    matched = pl.concat(parts, how="diagonal_relaxed") if parts else pl.DataFrame()
+    same_path = (pl.col("path") == pl.col("d_file")) | pl.col("path").str.ends_with(
+        pl.concat_str(pl.lit("/"), pl.col("d_file"))
+    )
+    matched = matched.filter(
+        pl.col("d_file").is_null() | same_path,
+        pl.col("d_event").is_null() | (pl.col("event") == pl.col("d_event")),
+        pl.col("d_start_no").is_null() | (pl.col("start_no") == pl.col("d_start_no")),
+        pl.col("d_name_key").is_null() | (pl.col("key") == pl.col("d_name_key")),
+    ).unique(["entry", "d_line"])
+    problems: list[Problem] = []
+    conflicts = matched.filter(pl.col("d_fide_id").n_unique().over("entry") > 1).sort("d_line")
+    for entry, rows in conflicts.group_by("entry", maintain_order=True):
+        lines = rows["d_line"].to_list()
+        del entry
+        problems.append(
+            Problem(
+                Location(file, lines[-1], "fide_id"),
+                "identity-conflict",
+                f"expected one decision per player, got FIDE IDs {_ids(rows['d_fide_id'])} "
+                f"for the same entry on lines {', '.join(map(str, lines))}",
+            )
+        )
+    used = set(matched["d_line"].to_list())
+    for row in decisions.filter(~pl.col("d_line").is_in(list(used))).iter_rows(named=True):
+        problems.append(
+            Problem(
+                Location(file, row["d_line"]),
+                "identity-row-unused",
+                "expected the row to name a player of these events, got none: "
+                f"{_decision_text(row)}",
+                Severity.WARNING,
+            )
+        )
+    chosen = (
+        matched.sort("d_line")
+        .group_by("entry")
+        .agg(pl.col("d_fide_id").first().alias("manual_id"))
+        .with_columns(manual=pl.lit(True))
+    )
+    entries = entries.join(chosen, on="entry", how="left").with_columns(
+        pl.col("manual").fill_null(False)
+    )
+    return entries, problems
+
+
+def _ids(series: pl.Series) -> str:
+    return ", ".join("empty" if v is None else str(v) for v in series.unique(maintain_order=True))
+
+
+def _decision_text(row: dict[str, object]) -> str:
+    where = f"file {row['d_file']!r}" if row["d_file"] else f"event {row['d_event']!r}"
+    who = f"start no. {row['d_start_no']}" if row["d_start_no"] else f"name {row['d_name']!r}"
+    return f"{where}, {who}"

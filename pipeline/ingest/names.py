@@ -109,10 +109,6 @@ class NameParts:
     initials: tuple[str, ...]
 
     @property
-    def key(self) -> str:
-        return " ".join(sorted(self.full + self.initials))
-
-    @property
     def initials_key(self) -> str:
         """``'smith|j'``: sorted full tokens, then sorted initials; '' without initials."""
         if not self.initials or not self.full:
@@ -148,13 +144,6 @@ def surname_spans(name: str) -> list[str]:
     prefixes = [" ".join(tokens[:k]) for k in range(1, len(tokens) + 1)]
     suffixes = [" ".join(tokens[-k:]) for k in range(1, len(tokens))]
     return prefixes + suffixes
-
-
-def token_overlap(a: str, b: str) -> bool:
-    """Whether two names share a full token (a clearly different name shares none)."""
-    ta = set(name_parts(a).full)
-    tb = set(name_parts(b).full)
-    return bool(ta & tb)
 
 
 # --- the same for many names at once ------------------------------------------------------
