@@ -12,8 +12,14 @@ Choices (see also rate_classify and rate_initial):
   overrides every event; an event without a date uses `today` with a ``no-start-date``
   warning. K, the 700 rule, the floor and initial ratings use the rules in force on the
   first day of the period (or `rules_date`).
-- Period: `RateOptions.period` ("YYYY-MM"), else the month of the latest event start
-  date, else `today`'s month. Its year is the "list year" of the junior K test.
+- Period: `RateOptions.period` ("YYYY-MM"), else the period of the latest event end
+  (or start) date by the closing dates of `pipeline.period.calendar`, else `today`'s
+  month. Its year is the "list year" of the junior K test.
+- Lists: the registry is the base list (rating before the period, K); `start_lists`
+  (a chain's lists of earlier months, with RO_MONTH) give Ro of an event that started
+  in an earlier month (`pipeline.rate_lists`).
+- Initial ratings pool the period's games with `pending` (earlier periods' games of
+  unrated players, pipeline.period.pending) over at most 26 months.
 - Rounding: ``period`` (default) rounds K x ΣΔR once per player and list; ``tournament``
   rounds each event's K x ΣΔR (with the period's K) and adds them.
 - Floor: a rating after the period below the rule set's floor is reported as computed,
@@ -30,8 +36,13 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
+from pipeline.period.calendar import first_day, period_of
+from pipeline.period.pending import empty as pending_empty
+from pipeline.period.pending import in_window, pending_after, prior_rows
 from pipeline.rate_checks import declared_problems
 from pipeline.rate_classify import (
+    BASE_RO,
+    CAREER,
     DELTA_H,
     E_FILE,
     E_ID,
@@ -66,6 +77,7 @@ from pipeline.rate_classify import (
     resolve_players,
 )
 from pipeline.rate_initial import COUNTS, N_INITIAL, SCORE_INITIAL, initial_ratings
+from pipeline.rate_lists import RO_MONTH
 from pipeline.rules.ruleset import LISTS, RuleSet, ruleset_for
 from pipeline.rules.vector import (
     derive_k_expr,
@@ -102,19 +114,18 @@ class RateResult:
     ratings: pl.DataFrame
     events: pl.DataFrame
     warnings: list[Problem] = field(default_factory=list)
+    pending: pl.DataFrame | None = None  # pending.csv after the period (period.pending)
 
 
 def period_start(events: pl.DataFrame, options: RateOptions) -> dt.date:
     """The first day of the rating period (see the module docstring)."""
     if options.period is not None:
-        try:
-            year, month = (int(part) for part in options.period.split("-"))
-            return dt.date(year, month, 1)
-        except ValueError:
-            raise ValueError(f"expected a period YYYY-MM, got {options.period!r}") from None
-    latest = events[E_START].max() if E_START in events.columns else None
-    day = latest if isinstance(latest, dt.date) else options.today
-    return day.replace(day=1)
+        return first_day(options.period)
+    dated = [pl.col(name) for name in (E_END, E_START) if name in events.columns]
+    latest = events.select(pl.coalesce(*dated).max()).item() if dated else None
+    if isinstance(latest, dt.date):
+        return first_day(period_of(latest))
+    return options.today.replace(day=1)
 
 
 def _event_rules(events: pl.DataFrame, options: RateOptions) -> tuple[pl.DataFrame, list[Problem]]:
@@ -186,8 +197,9 @@ def _roster(entries: pl.DataFrame) -> pl.DataFrame:
             pl.col(P_FED).first(),
             pl.col(P_TITLE).first(),
             pl.col(P_BIRTH).first(),
-            pl.col(RO).first(),
+            pl.coalesce(BASE_RO, RO).first().alias(RO),
             pl.col(RO_SOURCE).first(),
+            pl.col(CAREER).first(),
             pl.col(GIVEN_K).first(),
             pl.col(EVER_2400).first(),
             pl.col(E_FILE).first(),
@@ -214,7 +226,7 @@ def _rated_players(
     )
     k0 = derive_k_expr(
         rating=pl.col(RO),
-        career_games=pl.lit(None, dtype=pl.Int64()),
+        career_games=pl.col(CAREER),
         birth_year=pl.col(P_BIRTH),
         period_year=pl.lit(period_year, dtype=pl.Int64()),
         ever_2400=pl.col(EVER_2400),
@@ -415,22 +427,31 @@ def rate_period(
     games: pl.DataFrame,
     registry: pl.DataFrame | None,
     options: RateOptions,
+    start_lists: pl.DataFrame | None = None,
+    pending: pl.DataFrame | None = None,
 ) -> RateResult:
     """Rate every player of the period on each rating list (fide-rules.md §1-§6).
 
     Inputs are the concatenated frames of every event (schemas.ingest), each event's
-    `list` set; `registry` follows schemas.registry. Returns the games and ratings frames
-    (contract columns first), the events with their rule sets, and the warnings.
+    `list` set; `registry` follows schemas.registry and is the base list; `start_lists`
+    are earlier months' lists (registry rows plus RO_MONTH, pipeline.rate_lists);
+    `pending` the pool of earlier periods (pipeline.period.pending). Returns the games
+    and ratings frames (contract columns first), the events with their rule sets, the
+    warnings and the pool after the period.
     """
     if options.rounding not in ROUNDINGS:
         raise ValueError(f"expected rounding period or tournament, got {options.rounding!r}")
     start = period_start(events, options)
+    period = start.strftime("%Y-%m")
     ev, warnings = _event_rules(events, options)
+    ev = _start_months(ev, start_lists, period)
     period_rules = _period_rules(start, options)
-    entries, problems = resolve_players(players, ev, registry)
+    entries, problems = resolve_players(players, ev, registry, start_lists)
     warnings.extend(problems)
     classified = classify_games(games, ev, entries)
-    initial, dropped = initial_ratings(classified, period_rules)
+    window = in_window(pending, period) if pending is not None else pending_empty()
+    prior = prior_rows(window, period)
+    initial, dropped = initial_ratings(classified, period_rules, prior)
     classified = classified.join(
         dropped.with_columns(pl.lit(False).alias("_dropped")), on=[KEY, E_LIST, E_ID], how="left"
     ).with_columns(
@@ -448,6 +469,19 @@ def rate_period(
         ratings=ratings,
         events=_events_frame(ev, classified),
         warnings=sorted(warnings, key=Problem.sort_key),
+        pending=pending_after(window, games_out, ratings, dropped, period),
+    )
+
+
+def _start_months(
+    events: pl.DataFrame, start_lists: pl.DataFrame | None, period: str
+) -> pl.DataFrame:
+    """RO_MONTH for the events that started before the period's month and whose start
+    list is known (`start_lists`); null for the others (rated from the base list)."""
+    months = [] if start_lists is None else start_lists[RO_MONTH].unique().to_list()
+    started = pl.col(E_START).dt.strftime("%Y-%m")
+    return events.with_columns(
+        pl.when(started.is_in(months) & (started < period)).then(started).alias(RO_MONTH)
     )
 
 

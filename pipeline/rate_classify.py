@@ -30,6 +30,13 @@ import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
 from pipeline.identity.link import PERSON_KEY
+from pipeline.rate_lists import (
+    LIST_KEY,
+    RO_MONTH,
+    person_key_expr,
+    registry_long,
+    start_long,
+)
 from pipeline.rules.vector import difference_used_expr, expected_expr, rule_600_expr
 from schemas.ingest import Events, Games, Players
 from schemas.registry import Registry
@@ -76,10 +83,11 @@ DELTA_H = "delta_h"
 REASON = "reason"
 RATED = "rated"
 
-LIST_RATING = {"standard": "rating", "rapid": "rapid_rating", "blitz": "blitz_rating"}
-LIST_K = {"standard": "k", "rapid": "rapid_k", "blitz": "blitz_k"}
 TOP_TITLES = ["GM", "IM", "G", "M"]  # titles that require a 2400+ rating (§5 rule 1)
 _TRF_RATING_COLUMN = "49-52"
+BASE_RO = "base_ro"  # the rating on the base list (the rating before the period)
+FACING_RO = "facing_ro"  # the rating the player's opponents are rated against
+CAREER = "career_games"  # career games on that list before the period (null: unknown)
 
 
 def _optional(df: pl.DataFrame, name: str, dtype: pl.DataType) -> pl.Expr:
@@ -89,69 +97,23 @@ def _optional(df: pl.DataFrame, name: str, dtype: pl.DataType) -> pl.Expr:
     return pl.lit(None, dtype=dtype)
 
 
-_REGISTRY_LONG: dict[str, pl.DataType] = {
-    P_FIDE: pl.Int64(),
-    E_LIST: pl.String(),
-    "reg_rating": pl.Int64(),
-    "reg_standard": pl.Int64(),
-    "reg_k": pl.Int64(),
-    "reg_birth_year": pl.Int64(),
-    "reg_title": pl.String(),
-    "reg_federation": pl.String(),
-    "in_registry": pl.Boolean(),
-}
-
-
-def _registry_long(registry: pl.DataFrame | None, fide_ids: pl.Series) -> pl.DataFrame:
-    """One row per (fideid, list) the registry covers, for the given FIDE IDs: that
-    list's rating and K, the standard rating (rapid/blitz fallback), birth year, title
-    and federation. Empty without a registry."""
-    covered = _covered_lists(registry) if registry is not None else []
-    if registry is None or not covered:
-        return pl.DataFrame(schema=_REGISTRY_LONG)
-    reg = registry.lazy().join(
-        pl.LazyFrame({R_ID: fide_ids.unique().drop_nulls()}), on=R_ID, how="semi"
-    )
-    standard = pl.lit(None, dtype=pl.Int64())
-    if "standard" in covered:
-        standard = pl.col(LIST_RATING["standard"]).cast(pl.Int64)
-    parts = [
-        reg.select(
-            pl.col(R_ID).cast(pl.Int64).alias(P_FIDE),
-            pl.lit(lst).alias(E_LIST),
-            pl.col(LIST_RATING[lst]).cast(pl.Int64).alias("reg_rating"),
-            standard.alias("reg_standard"),
-            _optional(registry, LIST_K[lst], pl.Int64()).alias("reg_k"),
-            _optional(registry, "birthday", pl.Int64()).alias("reg_birth_year"),
-            _optional(registry, "title", pl.String()).alias("reg_title"),
-            _optional(registry, "country", pl.String()).alias("reg_federation"),
-            pl.lit(True).alias("in_registry"),
-        )
-        for lst in covered
-    ]
-    return pl.concat(parts).collect()
-
-
-def _covered_lists(registry: pl.DataFrame) -> list[str]:
-    """The lists whose rating column the registry has with at least one value."""
-    return [
-        lst
-        for lst, column in LIST_RATING.items()
-        if column in registry.columns and registry[column].null_count() < registry.height
-    ]
-
-
 def resolve_players(
-    players: pl.DataFrame, events: pl.DataFrame, registry: pl.DataFrame | None
+    players: pl.DataFrame,
+    events: pl.DataFrame,
+    registry: pl.DataFrame | None,
+    start_lists: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, list[Problem]]:
     """Every player entry with its identity, Ro and K inputs.
 
-    `events` must carry `event_order` (see rate.py). Returns one row per player entry
-    (event_id, start_no, player_key, list, fide_id, name, ..., ro, rating_source,
-    given_k, ever_2400, birth_year) and the warnings (rating-mismatch,
-    rating-inconsistent).
+    `events` must carry `event_order` (see rate.py), and RO_MONTH where an event is rated
+    from an earlier start list (`pipeline.rate_lists`). Returns one row per player entry
+    (event_id, start_no, player_key, list, fide_id, name, ..., ro, base_ro, facing_ro,
+    rating_source, given_k, career_games, ever_2400, birth_year) and the warnings
+    (rating-mismatch, rating-inconsistent).
     """
-    ev = events.select(E_ID, E_LIST, E_FILE, E_SOURCE, EV_ORDER)
+    ev = events.select(
+        E_ID, E_LIST, E_FILE, E_SOURCE, EV_ORDER, _optional(events, RO_MONTH, pl.String())
+    )
     entries = (
         players.select(
             pl.col(E_ID),
@@ -177,10 +139,7 @@ def resolve_players(
         .drop(PERSON_KEY)
         .sort(EV_ORDER, P_NO)
     )
-    reg = _registry_long(registry, entries[P_FIDE])
-    entries = entries.join(reg, on=[P_FIDE, E_LIST], how="left").with_columns(
-        pl.col("in_registry").fill_null(False)
-    )
+    entries = _find_in_lists(entries, registry, start_lists)
     over = [KEY, E_LIST]
     first_rating = pl.col(FILE_RATING).drop_nulls().first().over(over)
     fallback = (pl.col(E_LIST) != "standard") & pl.col("reg_rating").is_null()
@@ -193,29 +152,75 @@ def resolve_players(
         pl.when(pl.col("in_registry"))
         .then(pl.col("reg_ro"))
         .otherwise(pl.col("first_file_rating"))
-        .alias(RO),
+        .alias(BASE_RO),
         pl.when(pl.col("in_registry") & pl.col("reg_ro").is_not_null())
         .then(pl.when(fallback).then(pl.lit("registry-standard")).otherwise(pl.lit("registry")))
         .when(~pl.col("in_registry") & pl.col("first_file_rating").is_not_null())
         .then(pl.lit("file"))
         .alias(RO_SOURCE),
         pl.when(pl.col("in_registry") & (pl.col("reg_k") > 0)).then(pl.col("reg_k")).alias(GIVEN_K),
+        pl.when(pl.col("in_registry")).then(pl.col("reg_career")).alias(CAREER),
         pl.coalesce("reg_birth_year", pl.col(P_BIRTH).drop_nulls().first().over(over)).alias(
             P_BIRTH
         ),
         pl.coalesce(pl.col(P_TITLE).drop_nulls().first().over(over), "reg_title").alias(P_TITLE),
         pl.coalesce(pl.col(P_FED).drop_nulls().first().over(over), "reg_federation").alias(P_FED),
     )
+    # An event rated from its start list: Ro from that list; a player published since
+    # is rated as a rated player, and counts as unrated for the opponents (§6).
+    in_start = pl.col("in_start").fill_null(False)
     entries = entries.with_columns(
-        pl.col(P_TITLE)
-        .str.to_uppercase()
-        .is_in(TOP_TITLES)
-        .fill_null(False)
+        pl.when(in_start)
+        .then(pl.coalesce("start_ro", BASE_RO))
+        .otherwise(pl.col(BASE_RO))
+        .alias(RO),
+        pl.when(in_start).then(pl.col("start_ro")).otherwise(pl.col(BASE_RO)).alias(FACING_RO),
+    )
+    entries = entries.with_columns(
+        (
+            pl.col(P_TITLE).str.to_uppercase().is_in(TOP_TITLES).fill_null(False)
+            | pl.col("reg_ever").fill_null(False)
+        )
         .any()
         .over(over)
         .alias(EVER_2400)
     )
     return entries, _rating_problems(entries)
+
+
+def _find_in_lists(
+    entries: pl.DataFrame, registry: pl.DataFrame | None, start_lists: pl.DataFrame | None
+) -> pl.DataFrame:
+    """Join each entry to its base-list row (by FIDE ID or person key; an entry of one
+    event without an ID is the list's person of its name and federation, when the event
+    holds that name once) and, for events with RO_MONTH, to its start-list row."""
+    no_id = registry is not None and registry[R_ID].null_count() > 0
+    lookup = pl.col(KEY)
+    if no_id:
+        person = person_key_expr(pl.col(P_NAME), pl.col(P_FED))
+        lookup = (
+            pl.when(pl.col(KEY).str.starts_with("event:") & (pl.len().over(E_ID, person) == 1))
+            .then(person)
+            .otherwise(pl.col(KEY))
+        )
+    entries = entries.with_columns(lookup.alias("_lookup"))
+    name_keys = entries.filter(pl.col("_lookup").str.starts_with("name:"))["_lookup"]
+    reg = registry_long(registry, entries[P_FIDE], name_keys)
+    entries = (
+        entries.join(reg, left_on=["_lookup", E_LIST], right_on=[LIST_KEY, E_LIST], how="left")
+        .with_columns(pl.col("in_registry").fill_null(False))
+        .with_columns(
+            pl.when(pl.col("in_registry")).then(pl.col("_lookup")).otherwise(pl.col(KEY)).alias(KEY)
+        )
+        .drop("_lookup")
+    )
+    start = start_long(start_lists)
+    return entries.join(
+        start,
+        left_on=[KEY, E_LIST, RO_MONTH],
+        right_on=[LIST_KEY, E_LIST, RO_MONTH],
+        how="left",
+    )
 
 
 def _rating_problems(entries: pl.DataFrame) -> list[Problem]:
@@ -281,7 +286,7 @@ def classify_games(
         pl.col(KEY).alias(OPP_KEY),
         pl.col(P_FIDE).alias("opponent_fide_id"),
         pl.col(P_NAME).alias("opponent_name"),
-        pl.col(RO).alias(OPP_RO),
+        pl.col(FACING_RO).alias(OPP_RO),
     )
     ev = events.select(
         E_ID,

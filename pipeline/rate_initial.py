@@ -1,9 +1,10 @@
 """Initial ratings of the period's unrated players (fide-rules.md §6), vectorized.
 
 An unrated player's games against rated opponents (reason ``player-unrated``) are pooled
-over the period's events; the player's first event with such games is disregarded when
-the score in it is zero (§6: "a zero score in the player's first event is disregarded";
-**choice**: only the events of this period are known, so "first" means the first of the
+over the period's events and the earlier periods' games still in the pool (`prior`, from
+`pipeline.period.pending`: at most 26 months); the player's first event with such games
+is disregarded when the score in it is zero (§6: "a zero score in the player's first
+event is disregarded"; "first" is the first one known: of the pool, else of the
 period). Ru comes from `pipeline.rules.vector.initial_rating_expr` with the period's rule
 set of the list; it is published when it is at least the rule set's floor.
 
@@ -35,7 +36,7 @@ def _half_away(num: pl.Expr, den: pl.Expr) -> pl.Expr:
 
 
 def initial_ratings(
-    games: pl.DataFrame, period_rules: pl.DataFrame
+    games: pl.DataFrame, period_rules: pl.DataFrame, prior: pl.DataFrame | None = None
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Ru per (player_key, list) and the events disregarded for a zero score.
 
@@ -43,11 +44,16 @@ def initial_ratings(
     ``rs_`` columns of the rule set used for K and initial ratings. Returns
     (per player: player_key, list, initial_games, initial_score_h, opponent_sum,
     initial_value, initial_published, ra, p, dp; disregarded: player_key, list,
-    event_id).
+    event_id). `prior` has the columns player_key, list, event_id, event_order (below
+    every event of the period), score_h and opponent_ro.
     """
+    rows = games.filter(pl.col(REASON) == "player-unrated").select(
+        KEY, E_LIST, E_ID, EV_ORDER, SCORE_H, OPP_RO
+    )
+    if prior is not None and prior.height:
+        rows = pl.concat([prior.select(rows.columns), rows], how="vertical_relaxed")
     per_event = (
-        games.filter(pl.col(REASON) == "player-unrated")
-        .group_by(KEY, E_LIST, E_ID)
+        rows.group_by(KEY, E_LIST, E_ID)
         .agg(
             pl.len().alias("n"),
             pl.col(SCORE_H).sum().alias("w"),

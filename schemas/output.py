@@ -67,3 +67,29 @@ REASONS = [
     "rule-600",
     "under-one-move",
 ]
+
+# --- periods and lists (design "Periods and lists") -------------------------------------
+
+PENDING_COLUMNS: list[str] = [
+    "list",
+    "fide_id",
+    "name",
+    "period",
+    "event",
+    "opponent_rating",
+    "score",
+    "first_event_zero",
+]
+PENDING_EXTRA_COLUMNS: list[str] = ["federation", "player_key"]
+
+HISTORY_COLUMNS: list[str] = [
+    "list",
+    "period",
+    "fide_id",
+    "name",
+    "rating_before",
+    "games",
+    "change",
+    "rating_after",
+    "status",
+]

@@ -54,6 +54,7 @@ from pipeline.identity.common import (
     P_SEX,
     P_TITLE,
     PERSON_KEY,
+    R_ID,
     RATING_TOLERANCE,
     optional,
 )
@@ -107,6 +108,8 @@ def link_players(
         pl.lit(False).alias("searched"),
     )
     if registry is not None:
+        # a list's players without a FIDE ID are found later, by name and federation
+        registry = registry.filter(pl.col(R_ID).is_not_null())
         problems += file_id_problems(entries, registry)
         if name_match:
             entries, found = match_registry(entries, registry)

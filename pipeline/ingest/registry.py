@@ -297,7 +297,7 @@ def _read_csv(data: bytes, file: str, limits: RegistryLimits) -> pl.DataFrame:
     frame = frame.with_columns(pl.col(name).str.strip_chars() for name in names)
     budget = ProblemBudget(file, limits.max_problems)
     labels = dict(zip(names, written, strict=True))
-    typed = convert_fields(RawFrame(frame, labels), budget)
+    typed = convert_fields(RawFrame(frame, labels), budget, named_without_id=True)
     return finish_registry(typed, budget, labels[str(Registry.fideid)])
 
 

@@ -9,7 +9,10 @@ puts the columns in the schema's order. Rules:
 - ratings of 0 are unrated and become null, and so does a birth year of 0 (unknown);
 - blank strings become null;
 - the FIDE ID is required, at least 1, and appears once (`duplicate-fide-id` names both
-  lines).
+  lines); a CSV list may hold a player without one when the row has a name (a national
+  list's player, or one the project's own list carries before FIDE registers them);
+- the project's extra columns: career games are whole numbers, the ``ever_2400`` flags
+  `1` or `0` (blank: unknown).
 
 Problems are collected up to `max_problems`; a last `more-problems` entry counts the rest.
 """
@@ -25,6 +28,7 @@ from schemas.registry import Registry
 
 LINE = "line"
 FIDEID = str(Registry.fideid)
+NAME = str(Registry.name)
 
 INT_TAGS: tuple[str, ...] = (
     FIDEID,
@@ -38,6 +42,14 @@ INT_TAGS: tuple[str, ...] = (
     str(Registry.blitz_games),
     str(Registry.blitz_k),
     str(Registry.birthday),
+    str(Registry.career_games),
+    str(Registry.rapid_career_games),
+    str(Registry.blitz_career_games),
+)
+BOOL_TAGS: tuple[str, ...] = (
+    str(Registry.ever_2400),
+    str(Registry.rapid_ever_2400),
+    str(Registry.blitz_ever_2400),
 )
 TEXT_TAGS: tuple[str, ...] = (
     str(Registry.name),
@@ -57,7 +69,8 @@ ZERO_IS_NULL: tuple[str, ...] = (
 )
 COLUMNS: tuple[str, ...] = tuple(Registry.to_schema().columns)
 DTYPES: dict[str, type[pl.DataType]] = {
-    tag: (pl.Int64 if tag in INT_TAGS else pl.String) for tag in COLUMNS
+    tag: (pl.Int64 if tag in INT_TAGS else pl.Boolean if tag in BOOL_TAGS else pl.String)
+    for tag in COLUMNS
 }
 
 
@@ -111,23 +124,52 @@ def _quote(value: str | None) -> str:
     return "''" if value is None else repr(value)
 
 
-def convert_fields(raw: RawFrame, budget: ProblemBudget) -> pl.DataFrame:
-    """Typed columns (LINE plus the tags present); bad numbers go to `budget`."""
+def convert_fields(
+    raw: RawFrame, budget: ProblemBudget, *, named_without_id: bool = False
+) -> pl.DataFrame:
+    """Typed columns (LINE plus the tags present); bad numbers go to `budget`.
+
+    `named_without_id` (CSV lists): a row with a name may leave the FIDE ID blank."""
     frame = raw.frame
     present_int = [t for t in INT_TAGS if t in frame.columns]
+    present_bool = [t for t in BOOL_TAGS if t in frame.columns]
     present_text = [t for t in TEXT_TAGS if t in frame.columns]
     typed = frame.select(
         pl.col(LINE).cast(pl.Int64),
         *[pl.col(t).cast(pl.Int64, strict=False) for t in present_int],
+        *[
+            pl.col(t).replace_strict(_FLAGS, default=None, return_dtype=pl.Boolean)
+            for t in present_bool
+        ],
         *[pl.when(pl.col(t).str.len_bytes() > 0).then(pl.col(t)).alias(t) for t in present_text],
     )
     if present_int:
         _report_bad_numbers(frame, typed, present_int, raw.labels, budget)
+    for tag in present_bool:
+        _report_bad_flags(frame, tag, raw.labels, budget)
     if FIDEID in frame.columns:
-        _report_missing_ids(frame, typed, raw.labels, budget)
+        _report_missing_ids(frame, typed, raw.labels, budget, named_without_id)
     return typed.with_columns(
         pl.when(pl.col(t) != 0).then(pl.col(t)).alias(t) for t in ZERO_IS_NULL if t in typed.columns
     )
+
+
+_FLAGS = {"1": True, "0": False}
+
+
+def _report_bad_flags(
+    raw: pl.DataFrame, tag: str, labels: dict[str, str], budget: ProblemBudget
+) -> None:
+    value = pl.col(tag)
+    bad = raw.filter(value.str.len_bytes().fill_null(0).gt(0) & ~value.is_in(list(_FLAGS)))
+    for line, shown in bad.select(LINE, tag).head(budget.room()).iter_rows():
+        budget.add(
+            int(line),
+            labels.get(tag, tag),
+            "bad-flag",
+            f"expected 1, 0 or a blank, got {_quote(shown)}",
+        )
+    budget.count_dropped(max(bad.height - budget.room(), 0))
 
 
 def _report_bad_numbers(
@@ -173,11 +215,18 @@ def _report_bad_numbers(
 
 
 def _report_missing_ids(
-    raw: pl.DataFrame, typed: pl.DataFrame, labels: dict[str, str], budget: ProblemBudget
+    raw: pl.DataFrame,
+    typed: pl.DataFrame,
+    labels: dict[str, str],
+    budget: ProblemBudget,
+    named_without_id: bool,
 ) -> None:
-    """A blank FIDE ID, or 0 (negative IDs are already bad numbers)."""
+    """A blank FIDE ID (unless allowed on a named row), or 0 (negative IDs are already bad
+    numbers)."""
     label = labels.get(FIDEID, FIDEID)
     blank = raw[FIDEID].str.len_bytes().fill_null(0) == 0
+    if named_without_id and NAME in raw.columns:
+        blank = blank & (raw[NAME].str.len_bytes().fill_null(0) == 0)
     ids = typed[FIDEID]
     wrong = blank | (ids == 0).fill_null(False)
     count = int(wrong.sum())

@@ -86,7 +86,7 @@ def contract_frame(frame: pl.DataFrame, columns: Sequence[str], table: str) -> p
     )
 
 
-def _write_csv(path: Path, frame: pl.DataFrame) -> None:
+def write_csv_frame(path: Path, frame: pl.DataFrame) -> None:
     with atomic_open(path) as stream:
         frame.write_csv(
             stream,
@@ -99,15 +99,15 @@ def _write_csv(path: Path, frame: pl.DataFrame) -> None:
 
 
 def write_ratings_csv(path: Path, ratings: pl.DataFrame) -> None:
-    _write_csv(path, contract_frame(ratings, RATINGS_COLUMNS, RATINGS_CSV))
+    write_csv_frame(path, contract_frame(ratings, RATINGS_COLUMNS, RATINGS_CSV))
 
 
 def write_games_csv(path: Path, games: pl.DataFrame) -> None:
-    _write_csv(path, contract_frame(games, GAMES_COLUMNS, GAMES_CSV))
+    write_csv_frame(path, contract_frame(games, GAMES_COLUMNS, GAMES_CSV))
 
 
 def write_identities_csv(path: Path, identities: pl.DataFrame) -> None:
-    _write_csv(path, contract_frame(identities, IDENTITY_COLUMNS, IDENTITIES_CSV))
+    write_csv_frame(path, contract_frame(identities, IDENTITY_COLUMNS, IDENTITIES_CSV))
 
 
 # --- JSON -------------------------------------------------------------------------------

@@ -72,8 +72,22 @@ def text_of(*lines: str, end: str = "\n") -> bytes:
     return (end.join(lines) + end).encode("utf-8")
 
 
+EXTRA_COLUMNS = (
+    "career_games",
+    "rapid_career_games",
+    "blitz_career_games",
+    "ever_2400",
+    "rapid_ever_2400",
+    "blitz_ever_2400",
+)
+
+
 def row(frame: pl.DataFrame, fide_id: int) -> dict[str, object]:
-    return frame.filter(pl.col("fideid") == fide_id).row(0, named=True)
+    """FIDE's columns of one player; the project's extra columns must be empty (FIDE's
+    own formats never carry them)."""
+    found = frame.filter(pl.col("fideid") == fide_id).row(0, named=True)
+    assert all(found.pop(name) is None for name in EXTRA_COLUMNS)
+    return found
 
 
 def problems_of(
