@@ -319,10 +319,12 @@ def _run_options(
 
 def _run_or_exit(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
     """`run_job`, with a failing disk or permission turned into one line and exit 1."""
-    from pipeline.run import run_job
+    from pipeline.run import PeriodUsageError, run_job
 
     try:
         return run_job(options, progress)
+    except PeriodUsageError as exc:
+        usage_error(str(exc))
     except OSError as exc:  # not a bug: the machine refused a read or a write
         where = exc.filename if exc.filename is not None else "a file"
         typer.echo(f"elo: error: {where}: {exc.strerror or exc}", err=True)

@@ -41,7 +41,14 @@ class RunOptions:
     skip_invalid: bool = False
     identities: Path | None = None  # the officer's decisions (--identities)
     name_match: bool = True  # --no-name-match turns it off
+    chain: bool = False  # --chain: every period found, oldest first
+    write_list: bool = False  # --write-list: players_list.csv and pending.csv
+    pending: Path | None = None  # --pending: the pool of earlier periods
     today: date = field(default_factory=date.today)
+
+
+class PeriodUsageError(Exception):
+    """The events are of several periods and the run said neither --period nor --chain."""
 
 
 @dataclass
@@ -55,6 +62,8 @@ class Loaded:
     registry: pl.DataFrame | None = None
     identity: IdentityResult | None = None  # every entry linked to a person
     files_read: int = 0
+    periods: dict[str, list[EventData]] = field(default_factory=dict)  # the periods rated
+    pending: pl.DataFrame | None = None  # --pending, read
 
     @property
     def errors(self) -> list[Problem]:
@@ -105,24 +114,6 @@ class Timer:
                 self.peaks[name] = peak
 
 
-def _period_problems(events: list[EventData], period: str) -> list[Problem]:
-    """Warn about events that start outside the given rating period (YYYY-MM)."""
-    problems: list[Problem] = []
-    for ev in events:
-        row = ev.events.row(0, named=True)
-        start = row.get("start_date")
-        if isinstance(start, date) and start.strftime("%Y-%m") != period:
-            problems.append(
-                Problem(
-                    Location(str(row["file"])),
-                    "outside-period",
-                    f"expected an event of period {period}, got one starting {start.isoformat()}",
-                    Severity.WARNING,
-                )
-            )
-    return problems
-
-
 def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None = None) -> Loaded:
     """Read and validate every input; collect all problems of all files."""
     from pipeline.ingest.detect import find_inputs, read_path
@@ -166,8 +157,11 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
             )
         )
 
-    if options.period is not None:
-        loaded.problems.extend(_period_problems(loaded.events, options.period))
+    with timer.stage("validate"):
+        _drop_duplicates(loaded, inputs.events)
+    _place_in_periods(loaded, options)
+    if options.pending is not None:
+        _read_pending(options, loaded)
 
     decisions = _read_decisions(options, loaded)
     players = _all(loaded, "players")
@@ -190,6 +184,51 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
             loaded.invalid_files.append(str(options.identities))
     loaded.invalid_files = sorted(set(loaded.invalid_files))
     return loaded
+
+
+def _drop_duplicates(loaded: Loaded, files: Sequence[Path]) -> None:
+    from pipeline.validate_duplicates import duplicate_events, file_digest
+
+    digests = {str(path): file_digest(path) for path in files}
+    repeated, problems = duplicate_events(loaded.events, digests)
+    loaded.problems.extend(problems)
+    loaded.invalid_files.extend(p.location.file for p in problems)
+    loaded.events = [ev for i, ev in enumerate(loaded.events) if i not in set(repeated)]
+
+
+def _place_in_periods(loaded: Loaded, options: RunOptions) -> None:
+    """Keep the events of the period(s) rated (pipeline.period.select)."""
+    from pipeline.period.select import plan_periods
+
+    plan = plan_periods(loaded.events, options.period, options.chain)
+    if plan.usage is not None:
+        raise PeriodUsageError(plan.usage)
+    loaded.problems.extend(plan.problems)
+    loaded.invalid_files.extend(p.location.file for p in plan.problems if p.is_error)
+    loaded.periods = {
+        period: [loaded.events[i] for i in indexes] for period, indexes in plan.periods.items()
+    }
+    loaded.events = [ev for events in loaded.periods.values() for ev in events]
+
+
+def _read_pending(options: RunOptions, loaded: Loaded) -> None:
+    from pipeline.period.pending import read_pending
+
+    assert options.pending is not None
+    try:
+        loaded.pending = read_pending(options.pending)
+    except InputError as exc:
+        loaded.problems.extend(exc.problems)
+        loaded.invalid_files.append(str(options.pending))
+    except OSError as exc:
+        loaded.problems.append(
+            Problem(
+                Location(str(options.pending)),
+                "unreadable-file",
+                f"expected a readable pending.csv, got {exc.strerror or exc}",
+            )
+        )
+        loaded.invalid_files.append(str(options.pending))
 
 
 def _all(loaded: Loaded, frame: str) -> pl.DataFrame:

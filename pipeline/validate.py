@@ -222,6 +222,24 @@ class ValidationReport:
         )
 
 
+def _check_duplicates(report: ValidationReport) -> None:
+    """The same event given twice is an error of the second file (of the files that are
+    valid otherwise: an invalid copy is reported for its own errors)."""
+    from pipeline.validate_duplicates import duplicate_events, file_digest
+
+    digests = {entry.file: file_digest(Path(entry.file)) for entry in report.files}
+    bad = {entry.file for entry in report.files if any(p.is_error for p in entry.problems)}
+    valid = [ev for ev in report.events if str(ev.events["file"][0]) not in bad]
+    repeated_valid, problems = duplicate_events(valid, digests)
+    gone = {id(valid[i]) for i in repeated_valid}
+    repeated = [i for i, ev in enumerate(report.events) if id(ev) in gone]
+    by_file = {entry.file: entry for entry in report.files}
+    for problem in problems:
+        entry = by_file.get(problem.location.file)
+        (entry.problems if entry is not None else report.problems).append(problem)
+    report.events = [ev for i, ev in enumerate(report.events) if i not in set(repeated)]
+
+
 def validate_paths(
     paths: Sequence[Path],
     registry_path: Path | None = None,
@@ -279,6 +297,7 @@ def validate_paths(
             )
         )
 
+    _check_duplicates(report)
     _check_identities(report, registry_path, identities, name_match)
     for entry in report.files:
         report.problems.extend(entry.problems)

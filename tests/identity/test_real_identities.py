@@ -96,17 +96,21 @@ def test_a_real_round_robin_export_is_linked(shared_dir: Path, tmp_path: Path) -
     )
 
 
-def test_each_person_once_per_list_from_three_files(tmp_path: Path) -> None:
+def test_one_export_saved_three_ways_is_one_event_rated_once(tmp_path: Path) -> None:
     registry, truth = registry_for(KESHMAT, tmp_path)
     out = tmp_path / "out"
-    code, err = run(*map(str, VARIANTS), "--registry", str(registry), "--out", str(out))
-    assert code == 0, err
+    args = ["--registry", str(registry), "--out", str(out)]
+    code, err = run(*map(str, VARIANTS), *args, "--skip-invalid")
+    assert code == 1
+    repeats = [line for line in err.splitlines() if line.endswith("[duplicate-event]")]
+    assert len(repeats) == len(VARIANTS) - 1
+    assert all(f"got the event of {VARIANTS[0]} again" in line for line in repeats)
     ratings = read_csv(out / "ratings.csv")
     keys = [(r["list"], r["fide_id"]) for r in ratings]
     assert len(keys) == len(set(keys)) == len(truth)
-    rated = [r for r in ratings if r["status"] == "rated"]
-    assert rated
-    assert all(int(r["games"]) % 3 == 0 for r in rated)  # the same games, three times
+    single = tmp_path / "single"
+    assert run(str(VARIANTS[0]), "--registry", str(registry), "--out", str(single))[0] == 0
+    assert ratings == read_csv(single / "ratings.csv")  # the games counted once
 
 
 def test_a_homonym_pair_stays_unlinked_with_the_exact_warning(tmp_path: Path) -> None:

@@ -1,0 +1,108 @@
+"""Which rating period each event of a run belongs to, and which events a run rates.
+
+An event belongs to the period of its end date (its start date when the file gives no
+end, as a one-day event); `pipeline.period.calendar` has the closing dates. A run rates
+one period: `--period` names it and the events of other periods are skipped with an
+``other-period`` warning; without it, events of several periods are a usage error
+(`PeriodPlan.usage`), unless the run is a chain, which rates every period in order. An
+event without any date goes with the others when they are of one period; in a run of
+several periods it cannot be placed and is a ``no-event-date`` error.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from pipeline.errors import Location, Problem, Severity
+from pipeline.period.calendar import closing_date, list_date, period_of, shift
+
+if TYPE_CHECKING:
+    from pipeline.ingest.model import EventData
+
+
+@dataclass
+class PeriodPlan:
+    """`periods`: each period rated (oldest first) with the indexes of its events in the
+    run's event list; `skipped`: the indexes of events of other periods; `problems`: the
+    other-period warnings and no-event-date errors; `usage`: set when the run must be
+    told which period to rate."""
+
+    periods: dict[str, list[int]] = field(default_factory=dict)
+    skipped: list[int] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    usage: str | None = None
+    found: dict[str, int] = field(default_factory=dict)  # every period seen: its events
+
+
+def event_date(ev: EventData) -> dt.date | None:
+    """The date that places an event in a period: its end, else its start."""
+    row = ev.events.row(0, named=True)
+    for name in ("end_date", "start_date"):
+        value = row.get(name)
+        if isinstance(value, dt.date):
+            return value
+    return None
+
+
+def _window(period: str) -> str:
+    opened = closing_date(shift(period, -1)) + dt.timedelta(days=1)
+    return f"ending {opened.isoformat()} to {closing_date(period).isoformat()}"
+
+
+def plan_periods(events: list[EventData], period: str | None, chain: bool) -> PeriodPlan:
+    """Place every event (module docstring)."""
+    plan = PeriodPlan()
+    placed: list[str | None] = []
+    for ev in events:
+        day = event_date(ev)
+        placed.append(period_of(day) if day is not None else None)
+    plan.found = dict(sorted(Counter(p for p in placed if p is not None).items()))
+    several = len(plan.found) > 1
+    if period is None and several and not chain:
+        shown = ", ".join(f"{p}: {n} event{'s' * (n != 1)}" for p, n in plan.found.items())
+        plan.usage = (
+            f"the events belong to {len(plan.found)} rating periods ({shown}); rate one "
+            "with --period YYYY-MM, or every period in order with --chain"
+        )
+        return plan
+    undated_error = several and (chain or period is None)
+    only = period or (next(iter(plan.found)) if plan.found else None)
+    for index, (ev, where) in enumerate(zip(events, placed, strict=True)):
+        file = str(ev.events["file"][0])
+        if where is None:
+            if undated_error:
+                plan.problems.append(
+                    Problem(
+                        Location(file),
+                        "no-event-date",
+                        "expected a start or end date to place the event in one of the "
+                        f"run's rating periods ({', '.join(plan.found)}), got none",
+                    )
+                )
+                plan.skipped.append(index)
+                continue
+            where = only or "undated"
+        if chain or where == only or period is None:
+            plan.periods.setdefault(where, []).append(index)
+            continue
+        plan.skipped.append(index)
+        day = event_date(ev)
+        assert day is not None and period is not None
+        plan.problems.append(
+            Problem(
+                Location(file),
+                "other-period",
+                f"expected an event of period {period} ({_window(period)}), got one ending "
+                f"{day.isoformat()}: it belongs to period {where} (rated into the list of "
+                f"{list_date(where).isoformat()}); skipped",
+                Severity.WARNING,
+            )
+        )
+    plan.periods = dict(sorted(plan.periods.items()))
+    return plan
+
+
+__all__ = ["PeriodPlan", "event_date", "plan_periods"]
