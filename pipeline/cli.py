@@ -7,6 +7,7 @@ commands so that `elo calc` starts fast.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import sys
@@ -352,12 +353,30 @@ def run(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
     identities: Path | None = IDENTITIES,
     no_name_match: bool = NO_NAME_MATCH,
+    chain: bool = typer.Option(
+        False,
+        "--chain",
+        help="Rate every period found, oldest first, each from the list the one before wrote.",
+    ),
+    write_list: bool = typer.Option(
+        False, "--write-list", help="Also write the next list (players_list.csv, pending.csv)."
+    ),
+    pending: Path | None = typer.Option(
+        None,
+        "--pending",
+        help="pending.csv of the previous period: unrated players' games toward a rating.",
+    ),
 ) -> None:
     """Rate the events of a rating period; write the workbook, CSV tables and summary."""
     options = _run_options(
         paths, registry, list_, period, rules, rounding, out, skip_invalid, identities,
         no_name_match,
     )  # fmt: skip
+    if chain and period is not None:
+        usage_error("--chain rates every period found; leave out --period")
+    if pending is not None and not pending.is_file():
+        usage_error(f"--pending: no such file {pending}")
+    options = dataclasses.replace(options, chain=chain, write_list=write_list, pending=pending)
     _check_out(out)
     with _progress(quiet) as progress:
         outcome = _run_or_exit(options, progress)

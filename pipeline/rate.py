@@ -115,6 +115,7 @@ class RateResult:
     events: pl.DataFrame
     warnings: list[Problem] = field(default_factory=list)
     pending: pl.DataFrame | None = None  # pending.csv after the period (period.pending)
+    period: str = ""  # the period rated, YYYY-MM
 
 
 def period_start(events: pl.DataFrame, options: RateOptions) -> dt.date:
@@ -470,6 +471,7 @@ def rate_period(
         events=_events_frame(ev, classified),
         warnings=sorted(warnings, key=Problem.sort_key),
         pending=pending_after(window, games_out, ratings, dropped, period),
+        period=period,
     )
 
 

@@ -247,13 +247,13 @@ def _rating_problems(entries: pl.DataFrame) -> list[Problem]:
             expected = "unrated" if r[RO] is None else str(r[RO])
             source = "standard rating" if r[RO_SOURCE] == "registry-standard" else "rating"
             message = (
-                f"expected {expected} (the registry's {r[E_LIST]} {source} of FIDE ID "
-                f"{r[P_FIDE]}), got {got}; the registry value is used"
+                f"expected {expected} (the registry's {r[E_LIST]} {source} of {_who(r)}), "
+                f"got {got}; the registry value is used"
             )
             code = "rating-mismatch"
         else:
             message = (
-                f"expected {r[RO]} (the rating of FIDE ID {r[P_FIDE]} in {r['_first_file']}), "
+                f"expected {r[RO]} (the rating of {_who(r)} in {r['_first_file']}), "
                 f"got {got}; the first event's rating is used for the period"
             )
             code = "rating-inconsistent"
@@ -261,6 +261,10 @@ def _rating_problems(entries: pl.DataFrame) -> list[Problem]:
             Problem(Location(r[E_FILE], r[P_LINE], column), code, message, Severity.WARNING)
         )
     return problems
+
+
+def _who(r: dict[str, object]) -> str:
+    return f"FIDE ID {r[P_FIDE]}" if r[P_FIDE] is not None else repr(r[P_NAME])
 
 
 def _rating_column(source: str | None) -> str:

@@ -268,13 +268,15 @@ def _read_registry(
     assert options.registry is not None
     try:
         with timer.stage("registry"):
-            # Only the players of the period are needed from a list of 1.64 M.
+            # Only the players of the period are needed from a list of 1.64 M, unless
+            # the next list is written (every player of the list is in it).
             ids, names = wanted_from_registry(players, decisions, options.name_match)
+            whole = options.chain or options.write_list
             loaded.registry = read_registry(
                 options.registry,
                 list_hint=options.list_override,
-                only_ids=ids,
-                names=names,
+                only_ids=None if whole else ids,
+                names=None if whole else names,
             )
     except InputError as exc:
         loaded.problems.extend(exc.problems)
@@ -309,6 +311,7 @@ def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult
                 period=options.period,
                 today=options.today,
             ),
+            pending=loaded.pending,
         )
 
 
@@ -384,37 +387,77 @@ def build_summary(
 
 def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
     """The main job (`elo run`): read, validate, rate, write. Returns what happened."""
+    if options.chain:
+        from pipeline.chain import run_chain
+
+        return run_chain(options, progress)
     timer = Timer()
     loaded = load_inputs(options, timer, progress)
-    registry_bad = options.registry is not None and loaded.registry is None
-    blocked = bool(loaded.errors) and (not options.skip_invalid or registry_bad)
-    if blocked or not loaded.events:
-        outcome = RunOutcome(EXIT_INPUT, loaded, timings=timer.timings, peaks=timer.peaks)
-        outcome.summary = build_summary(loaded, None, EXIT_INPUT, timer.timings, loaded.warnings)
-        if options.out_dir is not None:
-            from pipeline.report.tables import write_error_report
-
-            with timer.stage("report"):
-                errors_txt = write_error_report(options.out_dir, loaded.problems, outcome.summary)
-                outcome.written = [errors_txt, errors_txt.with_name("summary.json")]
-        return outcome
+    if _blocked(loaded, options):
+        return rejected(loaded, options, timer)
 
     result = rate_loaded(loaded, options, timer)
     exit_code = EXIT_INPUT if loaded.errors else EXIT_OK
-    warnings = sorted([*loaded.warnings, *result.warnings], key=Problem.sort_key)
+    period = _period(result)
+    late = []
+    if options.registry is not None:
+        from pipeline.chain import start_list_problems
+
+        late = start_list_problems(loaded.events, period, period, registry_given=True)
+    warnings = sorted([*loaded.warnings, *late, *result.warnings], key=Problem.sort_key)
     outcome = RunOutcome(exit_code, loaded, result, timings=timer.timings, peaks=timer.peaks)
     outcome.summary = build_summary(loaded, result, exit_code, timer.timings, warnings)
     if options.out_dir is not None:
+        from pipeline.report.outdir import staged
         from pipeline.report.tables import write_outputs
 
-        with timer.stage("report"):
-            outcome.written = write_outputs(
+        with timer.stage("report"), staged(options.out_dir) as staging:
+            written = write_outputs(
                 result,
-                options.out_dir,
+                staging,
                 summary=outcome.summary,
                 checks=warnings,
                 skipped=list(loaded.errors),
                 identities=loaded.identity.table if loaded.identity else None,
             )
+            if options.write_list:
+                written += write_list_files(staging, loaded.registry, result, period)
+        outcome.written = [options.out_dir / p.relative_to(staging) for p in written]
         outcome.summary["timings"] = {k: round(v, 4) for k, v in timer.timings.items()}
     return outcome
+
+
+def _period(result: RateResult) -> str:
+    """The period rated (RateResult.events carries each event's `rules_date`)."""
+    return str(result.period)
+
+
+def _blocked(loaded: Loaded, options: RunOptions) -> bool:
+    registry_bad = options.registry is not None and loaded.registry is None
+    blocked = bool(loaded.errors) and (not options.skip_invalid or registry_bad)
+    return blocked or not loaded.events
+
+
+def rejected(loaded: Loaded, options: RunOptions, timer: Timer) -> RunOutcome:
+    """Nothing rated: the error report (errors.txt and summary.json) replaces the outputs."""
+    outcome = RunOutcome(EXIT_INPUT, loaded, timings=timer.timings, peaks=timer.peaks)
+    outcome.summary = build_summary(loaded, None, EXIT_INPUT, timer.timings, loaded.warnings)
+    if options.out_dir is not None:
+        from pipeline.report.outdir import staged
+        from pipeline.report.tables import write_error_report
+
+        with timer.stage("report"), staged(options.out_dir) as staging:
+            errors_txt = write_error_report(staging, loaded.problems, outcome.summary)
+        errors_txt = options.out_dir / errors_txt.name
+        outcome.written = [errors_txt, errors_txt.with_name("summary.json")]
+    return outcome
+
+
+def write_list_files(
+    folder: Path, base: pl.DataFrame | None, result: RateResult, period: str
+) -> list[Path]:
+    """players_list.csv (the next list) and pending.csv of a rated period."""
+    from pipeline.period.lists import next_state, write_list
+
+    new_list, pending = next_state(base, result, period)
+    return write_list(folder, new_list, pending)

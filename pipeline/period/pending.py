@@ -208,7 +208,10 @@ def write_pending(path: Path, pending: pl.DataFrame) -> None:
     """pending.csv: the contract columns, then federation and player_key."""
     from pipeline.report.tables import write_csv_frame
 
-    frame = pending.select(ALL_COLUMNS).with_columns(pl.col("first_event_zero").cast(pl.Int8))
+    frame = pending.select(ALL_COLUMNS).with_columns(
+        pl.col("first_event_zero").cast(pl.Int8),
+        pl.col("score").replace_strict({1.0: "1", 0.5: "0.5", 0.0: "0"}, return_dtype=pl.String),
+    )
     write_csv_frame(path, frame.sort("list", "period", KEY, "event"))
 
 

@@ -90,7 +90,8 @@ def plan_periods(events: list[EventData], period: str | None, chain: bool) -> Pe
             continue
         plan.skipped.append(index)
         day = event_date(ev)
-        assert day is not None and period is not None
+        assert day is not None
+        assert period is not None
         plan.problems.append(
             Problem(
                 Location(file),

@@ -54,6 +54,14 @@ def _headline(summary: Mapping[str, object]) -> Text:
     if status == "rejected":
         text.append(f"input rejected, {_plural(errors, 'error')}; nothing was rated")
         return text
+    periods = _sequence(summary.get("periods"))
+    if periods:
+        names = [str(_mapping(p).get("period")) for p in periods]
+        events = sum(int(str(_mapping(p).get("events", 0))) for p in periods)
+        span = names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}"
+        text.append(f"{_plural(len(names), 'period')} rated in order ({span}), ")
+        text.append(f"{_plural(events, 'event')}")
+        return text
     text.append(
         f"{_plural(int(str(counts.get('events', 0))), 'event')} rated, "
         f"{_plural(int(str(counts.get('players', 0))), 'player')}"
@@ -165,6 +173,41 @@ def _identities_line(summary: Mapping[str, object]) -> Text | None:
     return text
 
 
+def _periods_table(summary: Mapping[str, object]) -> Table | None:
+    """A chain: one row per period with its events and players per status."""
+    periods = _sequence(summary.get("periods"))
+    if not periods:
+        return None
+    table = Table(title="Rating periods", title_justify="left")
+    for header in (
+        "period",
+        "list of",
+        "events",
+        "players",
+        "rated",
+        "initial",
+        "unrated",
+        "warnings",
+    ):
+        table.add_column(header, justify="left" if header in ("period", "list of") else "right")
+    for item in periods:
+        row = _mapping(item)
+        per_list = _mapping(_mapping(row.get("counts")).get("per_list"))
+        total = {
+            key: sum(int(str(_mapping(v).get(key, 0))) for v in per_list.values())
+            for key in ("rated", "initial", "unrated")
+        }
+        table.add_row(
+            str(row.get("period")),
+            str(row.get("list_date")),
+            str(row.get("events", 0)),
+            str(row.get("players", 0)),
+            *(str(total[key]) for key in ("rated", "initial", "unrated")),
+            str(row.get("warnings", 0)),
+        )
+    return table
+
+
 def render_summary(
     summary: Mapping[str, object],
     ratings: pl.DataFrame | None = None,
@@ -179,6 +222,9 @@ def render_summary(
     `list_problems=False` counts errors and warnings without listing them (the CLI has
     printed every one of them on stderr already)."""
     parts: list[RenderableType] = [_headline(summary)]
+    chain = _periods_table(summary)
+    if chain is not None:
+        parts.append(chain)
     per_list = _per_list_table(summary)
     if per_list is not None:
         parts.append(per_list)

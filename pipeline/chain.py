@@ -1,0 +1,267 @@
+"""`elo run --chain`: every rating period found, oldest first, each rated from the list
+the one before wrote (design "Periods and lists").
+
+Everything is read, checked and linked once (the same person is the same person in every
+month); then, period by period: the base list is the registry given (for the first
+period) or the list the previous period wrote; an event that started in an earlier month
+is rated from the list of that month (`pipeline.rate_lists`); the pool of unrated
+players' games is carried (`pipeline.period.pending`). Outputs go to a staging folder
+that replaces `--out` at the end (`pipeline.report.outdir`): `OUT/<YYYY-MM>/` with the
+period's usual outputs plus players_list.csv and pending.csv, `OUT/history.csv` and
+`OUT/summary.json`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from contextlib import nullcontext
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import polars as pl
+
+from pipeline.errors import Location, Problem, Severity
+from pipeline.period.calendar import format_period, months_between, period_of, shift
+from pipeline.run import (
+    EXIT_INPUT,
+    EXIT_OK,
+    Loaded,
+    ProgressFn,
+    RunOptions,
+    RunOutcome,
+    Timer,
+    build_summary,
+    load_inputs,
+    rejected,
+)
+
+if TYPE_CHECKING:
+    from pipeline.ingest.model import EventData
+    from pipeline.rate import RateResult
+
+HISTORY_CSV = "history.csv"
+
+
+@dataclasses.dataclass
+class _Period:
+    name: str
+    events: list[EventData]
+    result: RateResult | None = None
+    summary: dict[str, object] = dataclasses.field(default_factory=dict)
+
+
+def _start_month(ev: EventData) -> str | None:
+    start = ev.events["start_date"][0] if "start_date" in ev.events.columns else None
+    return format_period(start.year, start.month) if start is not None else None
+
+
+def start_list_problems(
+    events: list[EventData], period: str, first_known: str, registry_given: bool
+) -> list[Problem]:
+    """An event that started before the earliest list the run has is rated from that
+    list; say so (only a registry's ratings are concerned: a file's are its own)."""
+    if not registry_given:
+        return []
+    problems: list[Problem] = []
+    for ev in events:
+        month = _start_month(ev)
+        if month is None or month >= first_known or month >= period:
+            continue
+        problems.append(
+            Problem(
+                Location(str(ev.events["file"][0])),
+                "start-list-missing",
+                f"expected the list of {month}-01 (in force when the event started), got "
+                f"only the list given, taken as that of {first_known}-01; its ratings are "
+                "used as Ro (rate the earlier months in the same --chain to use theirs)",
+                Severity.WARNING,
+            )
+        )
+    return problems
+
+
+def _frames(loaded: Loaded, events: list[EventData]) -> tuple[pl.DataFrame, ...]:
+    ids = [str(ev.events["event_id"][0]) for ev in events]
+    frames = [
+        pl.concat([getattr(ev, name) for ev in events], how="diagonal_relaxed", rechunk=True)
+        for name in ("events", "players", "games")
+    ]
+    if loaded.identity is not None:
+        players = loaded.identity.players
+        frames[1] = players.filter(pl.col("event_id").is_in(ids))
+    return tuple(frames)
+
+
+def _projection(state: pl.DataFrame, month: str, fide_ids: pl.Series) -> pl.DataFrame:
+    """The rows of a list that events started in `month` need, tagged with the month."""
+    from pipeline.rate_lists import RO_MONTH
+
+    rows = state.filter(pl.col("fideid").is_in(fide_ids.implode()) | pl.col("fideid").is_null())
+    return rows.with_columns(pl.lit(month).alias(RO_MONTH))
+
+
+def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
+    """Rate every period in order (module docstring)."""
+    from pipeline.period.lists import next_state, write_list
+    from pipeline.period.nextlist import as_list, refresh_k
+    from pipeline.rate import RateOptions, rate_period
+    from pipeline.report.outdir import staged
+    from pipeline.report.tables import write_outputs
+
+    timer = Timer()
+    loaded = load_inputs(options, timer, progress)
+    if (loaded.errors and not options.skip_invalid) or not loaded.events:
+        return rejected(loaded, options, timer)
+    if options.registry is not None and loaded.registry is None:
+        return rejected(loaded, options, timer)
+    today = period_of(options.today)
+    periods = [
+        _Period(today if name == "undated" else name, events)
+        for name, events in loaded.periods.items()
+    ]
+    first = periods[0].name
+    # the months whose list an event of a later period is rated from
+    wanted: dict[str, list[int]] = {}
+    for period in periods:
+        for ev in period.events:
+            month = _start_month(ev)
+            if month is not None and first <= month < period.name:
+                ids = ev.players["fide_id"] if "fide_id" in ev.players.columns else None
+                if loaded.identity is not None:
+                    linked = loaded.identity.players
+                    ids = linked.filter(pl.col("event_id") == ev.events["event_id"][0])["fide_id"]
+                wanted.setdefault(month, []).extend(
+                    ids.drop_nulls().to_list() if ids is not None else []
+                )
+    state = as_list(loaded.registry)
+    pending = loaded.pending
+    start_lists: list[pl.DataFrame] = []
+    history: list[pl.DataFrame] = []
+    rules = RateOptions(
+        rules_date=options.rules_date, rounding=options.rounding, today=options.today
+    )
+    out = options.out_dir
+    place = staged(out) if out is not None else nullcontext(Path())
+    with place as staging:
+        previous: str | None = None
+        for index, period in enumerate(periods, start=1):
+            if progress is not None:
+                progress(index, len(periods), f"period {period.name}")
+            name = period.name
+            covers = (
+                [first]
+                if previous is None
+                else [shift(previous, 1 + i) for i in range(months_between(previous, name))]
+            )
+            for month in covers:
+                if month in wanted:
+                    start_lists.append(_projection(state, month, pl.Series(wanted[month])))
+            if previous is not None and months_between(previous, name) > 1:
+                state = refresh_k(state, name)
+            events, players, games = _frames(loaded, period.events)
+            with timer.stage("rate"):
+                result = rate_period(
+                    events,
+                    players,
+                    games,
+                    state,
+                    dataclasses.replace(rules, period=name),
+                    start_lists=pl.concat(start_lists, how="diagonal_relaxed")
+                    if start_lists
+                    else None,
+                    pending=pending,
+                )
+            with timer.stage("lists"):
+                state, pending = next_state(state, result, name)
+            period.result = result
+            files = {str(ev.events["file"][0]) for ev in period.events}
+            mine = [p for p in loaded.problems if p.location.file in files]
+            extra = start_list_problems(period.events, name, first, options.registry is not None)
+            warnings = sorted(
+                [*[p for p in mine if not p.is_error], *extra, *result.warnings],
+                key=Problem.sort_key,
+            )
+            sub = dataclasses.replace(
+                loaded, events=period.events, problems=mine, files_read=len(files)
+            )
+            period.summary = build_summary(sub, result, EXIT_OK, {}, warnings)
+            period.summary["period"] = name
+            history.append(
+                result.ratings.select(
+                    "list",
+                    pl.lit(name).alias("period"),
+                    "fide_id",
+                    "name",
+                    "rating_before",
+                    "games",
+                    "change",
+                    "rating_after",
+                    "status",
+                )
+            )
+            if out is not None:
+                folder = staging / name
+                identities = None
+                if loaded.identity is not None:
+                    identities = loaded.identity.table.filter(pl.col("file").is_in(sorted(files)))
+                with timer.stage("report"):
+                    write_outputs(
+                        result,
+                        folder,
+                        summary=period.summary,
+                        checks=warnings,
+                        identities=identities,
+                    )
+                    write_list(folder, state, pending)
+            previous = name
+        exit_code = EXIT_INPUT if loaded.errors else EXIT_OK
+        outcome = RunOutcome(
+            exit_code, loaded, periods[-1].result, timings=timer.timings, peaks=timer.peaks
+        )
+        outcome.summary = _chain_summary(loaded, periods, exit_code, timer)
+        if out is not None:
+            from pipeline.report.tables import write_csv_frame, write_summary_json
+
+            with timer.stage("report"):
+                write_csv_frame(staging / HISTORY_CSV, pl.concat(history))
+                outcome.summary["timings"] = {k: round(v, 4) for k, v in timer.timings.items()}
+                outcome.summary["outputs"] = [
+                    HISTORY_CSV,
+                    "summary.json",
+                    *[p.name for p in periods],
+                ]
+                write_summary_json(staging / "summary.json", outcome.summary)
+            outcome.written = [
+                out / HISTORY_CSV,
+                out / "summary.json",
+                *[out / p.name for p in periods],
+            ]
+    return outcome
+
+
+def _count(summary: dict[str, object], key: str) -> object:
+    counts = summary.get("counts")
+    return counts.get(key, 0) if isinstance(counts, dict) else 0
+
+
+def _chain_summary(
+    loaded: Loaded, periods: list[_Period], exit_code: int, timer: Timer
+) -> dict[str, object]:
+    summary = build_summary(loaded, None, exit_code, timer.timings, loaded.warnings)
+    summary["status"] = "ok" if exit_code == EXIT_OK else "partial"
+    summary["events_rated"] = sum(len(p.events) for p in periods)
+    summary["periods"] = [
+        {
+            "period": p.name,
+            "list_date": shift(p.name, 1) + "-01",
+            "events": len(p.events),
+            "players": _count(p.summary, "players"),
+            "counts": p.summary.get("counts"),
+            "warnings": len(w) if isinstance(w := p.summary.get("warnings"), list) else 0,
+        }
+        for p in periods
+    ]
+    return summary
+
+
+__all__ = ["HISTORY_CSV", "run_chain", "start_list_problems"]
