@@ -79,7 +79,7 @@ def test_several_periods_without_period_or_chain_is_a_usage_error(tmp_path: Path
 
 
 def test_period_rates_its_events_and_names_the_period_of_the_others(tmp_path: Path) -> None:
-    jan, feb, mar = three_months(tmp_path / "ev")
+    jan, _feb, mar = three_months(tmp_path / "ev")
     out = tmp_path / "out"
     code, _, err = invoke("run", str(tmp_path / "ev"), "--period", "2025-02", "--out", str(out))
     assert code == 0, err
@@ -124,7 +124,7 @@ def test_the_same_file_twice_is_a_duplicate_event(tmp_path: Path) -> None:
         f"{copy}: expected each event once, got the event of {jan} again (the same bytes); "
         "give one of the two files [duplicate-event]"
     ) in err.splitlines()
-    code, out, _ = invoke("validate", str(jan), str(copy))
+    code, _, _ = invoke("validate", str(jan), str(copy))
     assert code == 1
 
 
@@ -254,7 +254,7 @@ def test_the_chain_lists_read_back_unchanged(tmp_path: Path) -> None:
 
 def test_a_rerun_replaces_what_the_run_before_wrote(tmp_path: Path) -> None:
     events = tmp_path / "ev"
-    jan, feb, mar = three_months(events)
+    jan, _feb, mar = three_months(events)
     out = tmp_path / "out"
     assert invoke("run", str(events), "--chain", "--out", str(out))[0] == 0
     assert (out / "2025-03").is_dir()
