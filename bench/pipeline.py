@@ -53,7 +53,9 @@ def _pool(registry: Path) -> list[Pooled]:
     return [(int(i), str(n or "Player"), int(r), str(c or ""), b) for i, n, r, c, b in rows]
 
 
-def _event_text(rng: random.Random, number: int, players: list[Pooled]) -> str:
+def _event_text(
+    rng: random.Random, number: int, players: list[Pooled], month: str = "2026/11"
+) -> str:
     """A valid TRF16 event: random pairings each round, results from the ratings."""
     n = len(players)
     slots: list[list[str]] = [[] for _ in range(n)]
@@ -74,10 +76,10 @@ def _event_text(rng: random.Random, number: int, players: list[Pooled]) -> str:
             slots[b].append(f"  {a + 1:4d} b {res_b}")
     day = 1 + number % 28
     lines = [
-        f"012 Synthetic Open {number:04d}",
+        f"012 Synthetic Open {month} {number:04d}",
         "022 Benchtown",
-        f"042 2026/11/{day:02d}",
-        f"052 2026/11/{day:02d}",
+        f"042 {month}/{day:02d}",
+        f"052 {month}/{day:02d}",
         f"062 {n}",
         "092 Individual: Swiss-System",
         "222 5400+30",

@@ -14,6 +14,7 @@ period's usual outputs plus players_list.csv and pending.csv, `OUT/history.csv` 
 from __future__ import annotations
 
 import dataclasses
+import time
 from contextlib import nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,6 +33,7 @@ from pipeline.run import (
     Timer,
     build_summary,
     load_inputs,
+    peak_rss_bytes,
     rejected,
 )
 
@@ -46,8 +48,10 @@ HISTORY_CSV = "history.csv"
 class _Period:
     name: str
     events: list[EventData]
-    result: RateResult | None = None
+    count: int = 0  # events rated
     summary: dict[str, object] = dataclasses.field(default_factory=dict)
+    seconds: float = 0.0  # rating, lists and reports of the period (reading is shared)
+    peak: int | None = None  # the process's peak memory at the period's end
 
 
 def _start_month(ev: EventData) -> str | None:
@@ -120,6 +124,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
         for name, events in loaded.periods.items()
     ]
     first = periods[0].name
+    loaded.periods, loaded.events = {}, []  # each period's events go with it when done
     # the months whose list an event of a later period is rated from
     wanted: dict[str, list[int]] = {}
     for period in periods:
@@ -134,6 +139,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
                     ids.drop_nulls().to_list() if ids is not None else []
                 )
     state = as_list(loaded.registry)
+    loaded.registry = None  # the state holds the list from here on
     pending = loaded.pending
     start_lists: list[pl.DataFrame] = []
     history: list[pl.DataFrame] = []
@@ -144,7 +150,9 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
     place = staged(out) if out is not None else nullcontext(Path())
     with place as staging:
         previous: str | None = None
+        last: RateResult | None = None
         for index, period in enumerate(periods, start=1):
+            began = time.perf_counter()
             if progress is not None:
                 progress(index, len(periods), f"period {period.name}")
             name = period.name
@@ -173,7 +181,6 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
                 )
             with timer.stage("lists"):
                 state, pending = next_state(state, result, name)
-            period.result = result
             files = {str(ev.events["file"][0]) for ev in period.events}
             mine = [p for p in loaded.problems if p.location.file in files]
             extra = start_list_problems(period.events, name, first, options.registry is not None)
@@ -213,11 +220,17 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
                         identities=identities,
                     )
                     write_list(folder, state, pending)
+            # a period done: only its counts are kept (a chain of world months would
+            # otherwise hold every month's games)
+            period.count = len(period.events)
+            period.events = []
+            last = result
+            del result, events, players, games
+            period.seconds = time.perf_counter() - began
+            period.peak = peak_rss_bytes()
             previous = name
         exit_code = EXIT_INPUT if loaded.errors else EXIT_OK
-        outcome = RunOutcome(
-            exit_code, loaded, periods[-1].result, timings=timer.timings, peaks=timer.peaks
-        )
+        outcome = RunOutcome(exit_code, loaded, last, timings=timer.timings, peaks=timer.peaks)
         outcome.summary = _chain_summary(loaded, periods, exit_code, timer)
         if out is not None:
             from pipeline.report.tables import write_csv_frame, write_summary_json
@@ -249,15 +262,17 @@ def _chain_summary(
 ) -> dict[str, object]:
     summary = build_summary(loaded, None, exit_code, timer.timings, loaded.warnings)
     summary["status"] = "ok" if exit_code == EXIT_OK else "partial"
-    summary["events_rated"] = sum(len(p.events) for p in periods)
+    summary["events_rated"] = sum(p.count for p in periods)
     summary["periods"] = [
         {
             "period": p.name,
             "list_date": shift(p.name, 1) + "-01",
-            "events": len(p.events),
+            "events": p.count,
             "players": _count(p.summary, "players"),
             "counts": p.summary.get("counts"),
             "warnings": len(w) if isinstance(w := p.summary.get("warnings"), list) else 0,
+            "seconds": round(p.seconds, 4),
+            "peak_rss": p.peak,
         }
         for p in periods
     ]

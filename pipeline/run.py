@@ -85,7 +85,7 @@ class RunOutcome:
     summary: dict[str, object] = field(default_factory=dict)
 
 
-def _peak_rss_bytes() -> int | None:
+def peak_rss_bytes() -> int | None:
     """Peak resident memory of this process so far (None where the OS doesn't say)."""
     try:
         import resource
@@ -109,7 +109,7 @@ class Timer:
             yield
         finally:
             self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - start
-            peak = _peak_rss_bytes()
+            peak = peak_rss_bytes()
             if peak is not None:
                 self.peaks[name] = peak
 

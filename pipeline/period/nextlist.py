@@ -16,8 +16,9 @@ For each list (standard, rapid, blitz) and each player rated in the period:
   unknown (a player of FIDE's list): FIDE's K is carried, and becomes the 2400 K once the
   rating reaches 2400.
 
-Every player of the base list is kept; players new to the list (rated from their file's
-rating, or newly published) are added, identified by FIDE ID, else by name and federation.
+Every player of the base list is kept, in the list's order; players new to the list
+(rated from their file's rating, or newly published) follow, identified by FIDE ID, else
+by name and federation, in the order of the ratings frame (list, name).
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from pipeline.rate_lists import (
     list_key_expr,
 )
 from pipeline.rules.ruleset import LISTS, ruleset_for
-from pipeline.rules.vector import derive_k_expr, ruleset_frame
+from pipeline.rules.vector import derive_k_expr
 from schemas.registry import Registry
 
 COLUMNS: tuple[str, ...] = tuple(Registry.to_schema().columns)
@@ -67,57 +68,113 @@ def as_list(frame: pl.DataFrame | None) -> pl.DataFrame:
     )
 
 
-def _updates(ratings: pl.DataFrame, lst: str) -> pl.DataFrame:
-    """One row per player rated on `lst` in the period: the list's new values."""
-    rows = ratings.filter(pl.col("list") == lst)
+_IDENTITY = ("u_fideid", "u_name", "u_country", "u_title", "u_birthday")
+
+
+def _updates(ratings: pl.DataFrame) -> pl.DataFrame:
+    """One row per player rated in the period: the new values of each list (``u_<field>_
+    <list>``; `u_settled_<list>` is false or null where the list is left as it was)."""
     rated = pl.col("status").is_in(["rated", "no-rated-games"])
     initial = pl.col("status") == "initial"
     below = pl.col("below_floor").fill_null(False)
-    return rows.select(
-        pl.col("player_key").alias(LIST_KEY),
-        pl.col("fide_id").cast(pl.Int64).alias("u_fideid"),
-        pl.col("name").alias("u_name"),
-        pl.col("federation").alias("u_country"),
-        pl.col("title").alias("u_title"),
-        pl.col("birth_year").cast(pl.Int64).alias("u_birthday"),
-        pl.when(rated & ~below)
-        .then(pl.col("rating_after"))
-        .when(initial)
-        .then(pl.col("rating_after"))
-        .cast(pl.Int64)
-        .alias("u_rating"),
-        pl.when(rated | initial).then(pl.col("games")).otherwise(0).cast(pl.Int64).alias("u_games"),
-        pl.when(initial).then(pl.col("games")).when(rated).then(0).cast(pl.Int64).alias("u_base"),
-        pl.when(initial).then(pl.lit(False)).alias("u_ever"),
-        (rated | initial).alias("u_settled"),
+    per_list = []
+    for lst in LISTS:
+        rows = ratings.filter(pl.col("list") == lst)
+        per_list.append(
+            rows.select(
+                pl.col("player_key").alias(LIST_KEY),
+                pl.col("fide_id").cast(pl.Int64).alias("u_fideid"),
+                pl.col("name").alias("u_name"),
+                pl.col("federation").alias("u_country"),
+                pl.col("title").alias("u_title"),
+                pl.col("birth_year").cast(pl.Int64).alias("u_birthday"),
+                pl.when((rated & ~below) | initial)
+                .then(pl.col("rating_after"))
+                .cast(pl.Int64)
+                .alias(f"u_rating_{lst}"),
+                pl.when(rated | initial)
+                .then(pl.col("games"))
+                .otherwise(0)
+                .cast(pl.Int64)
+                .alias(f"u_games_{lst}"),
+                # the career count a new player starts from (null: add to the list's)
+                pl.when(initial).then(pl.col("games")).cast(pl.Int64).alias(f"u_start_{lst}"),
+                (rated | initial).alias(f"u_settled_{lst}"),
+            )
+        )
+    merged = per_list[0]
+    for frame in per_list[1:]:
+        merged = merged.join(frame, on=LIST_KEY, how="full", coalesce=True, suffix="_r")
+        merged = merged.with_columns(
+            pl.coalesce(name, f"{name}_r").alias(name) for name in _IDENTITY
+        ).drop(f"{name}_r" for name in _IDENTITY)
+    return merged
+
+
+def _list_columns(lst: str, period: str) -> list[pl.Expr]:
+    """The list's rating, games, career games, 2400 flag and next K after the period."""
+    rating, games, k = LIST_RATING[lst], LIST_GAMES[lst], LIST_K[lst]
+    career, ever = LIST_CAREER[lst], LIST_EVER[lst]
+    settled = pl.col(f"u_settled_{lst}").fill_null(False)
+    new_rating = pl.when(settled).then(pl.col(f"u_rating_{lst}")).otherwise(pl.col(rating))
+    new_career = (
+        pl.when(settled & pl.col(f"u_start_{lst}").is_not_null())
+        .then(pl.col(f"u_start_{lst}"))
+        .when(settled)
+        .then(pl.col(career) + pl.col(f"u_games_{lst}"))
+        .otherwise(pl.col(career))
     )
+    new_ever = (
+        pl.when(new_rating >= 2400)
+        .then(pl.lit(True))
+        .when(settled & pl.col(f"u_start_{lst}").is_not_null())
+        .then(pl.lit(False))
+        .otherwise(pl.col(ever))
+    )
+    played = (
+        pl.when(settled)
+        .then(pl.col(f"u_games_{lst}"))
+        .when(pl.col(rating).is_not_null())
+        .then(pl.lit(0, dtype=pl.Int64()))
+    )
+    next_k = k_next_expr(
+        lst,
+        shift(period, 1),
+        rating=new_rating,
+        career=new_career,
+        ever=new_ever,
+        listed_k=pl.col(k),
+    )
+    return [
+        new_rating.alias(rating),
+        played.alias(games),
+        new_career.alias(career),
+        new_ever.alias(ever),
+        next_k.alias(k),
+    ]
 
 
-def _k_next(lst: str, period: str) -> tuple[pl.DataFrame, pl.Expr]:
-    """The rule set of the period after `period` and the K expression over the columns
-    r (rating), c (career games), e (ever 2400), b (birth year), k0 (the list's K)."""
-    nxt = shift(period, 1)
-    rules = ruleset_frame([ruleset_for(first_day(nxt), lst)])
-    year = first_day(nxt).year
-    rating, career, ever = pl.col("_r"), pl.col("_c"), pl.col("_e")
+def k_next_expr(
+    lst: str, period: str, *, rating: pl.Expr, career: pl.Expr, ever: pl.Expr, listed_k: pl.Expr
+) -> pl.Expr:
+    """K for `period` on list `lst` (module docstring): derived where career games are
+    known, else the list's K carried (10 from 2400; derived when the list has none)."""
+    rules = ruleset_for(first_day(period), lst)
     derived = derive_k_expr(
         rating=rating,
         career_games=career,
-        birth_year=pl.col("_b"),
-        period_year=pl.lit(year, dtype=pl.Int64()),
+        birth_year=pl.col("birthday"),
+        period_year=pl.lit(first_day(period).year, dtype=pl.Int64()),
         ever_2400=ever,
         given_k=pl.lit(None, dtype=pl.Int64()),
+        rules=rules,
     )
-    top = ever.fill_null(False) | (rating >= pl.col("rs_k_top_from")).fill_null(False)
-    flat = pl.col("rs_k_flat")
-    carried = (
-        pl.when(flat.is_not_null())
-        .then(flat)
-        .when(top)
-        .then(pl.col("rs_k_top"))
-        .otherwise(pl.coalesce("_k0", derived))
-    )
-    k = (
+    if rules.k_flat is not None:
+        carried = pl.lit(rules.k_flat, dtype=pl.Int64())
+    else:
+        top = ever.fill_null(False) | (rating >= rules.k_top_from).fill_null(False)
+        carried = pl.when(top).then(pl.lit(rules.k_top)).otherwise(pl.coalesce(listed_k, derived))
+    return (
         pl.when(rating.is_null())
         .then(pl.lit(None, dtype=pl.Int64()))
         .when(career.is_not_null())
@@ -125,87 +182,59 @@ def _k_next(lst: str, period: str) -> tuple[pl.DataFrame, pl.Expr]:
         .otherwise(carried)
         .cast(pl.Int64)
     )
-    return rules, k
 
 
 def next_list(base: pl.DataFrame | None, ratings: pl.DataFrame, period: str) -> pl.DataFrame:
     """The list after `period` (module docstring). `ratings` is the rate stage's frame
     (with player_key, title, birth_year and below_floor); rows of players rated nowhere
     in it are carried as they are, with 0 games."""
-    frame = as_list(base).with_columns(list_key_expr(as_list(base)).alias(LIST_KEY))
-    for lst in LISTS:
-        updates = _updates(ratings, lst)
-        rating, games, k = LIST_RATING[lst], LIST_GAMES[lst], LIST_K[lst]
-        career, ever = LIST_CAREER[lst], LIST_EVER[lst]
-        frame = frame.join(updates, on=LIST_KEY, how="full", coalesce=True)
-        settled = pl.col("u_settled").fill_null(False)
-        new_rating = pl.when(settled).then(pl.col("u_rating")).otherwise(pl.col(rating))
-        frame = frame.with_columns(
-            pl.coalesce("fideid", "u_fideid").alias("fideid"),
-            pl.coalesce("name", "u_name").alias("name"),
-            pl.coalesce("country", "u_country").alias("country"),
-            pl.coalesce("title", "u_title").alias("title"),
-            pl.coalesce("birthday", "u_birthday").alias("birthday"),
-            new_rating.alias("_r"),
-            pl.when(settled)
-            .then(pl.col("u_games"))
-            .when(pl.col(rating).is_not_null())
-            .then(0)
-            .alias(games),
-            pl.when(settled & pl.col("u_base").eq(0))
-            .then(pl.col(career) + pl.col("u_games"))
-            .when(settled)
-            .then(pl.col("u_base"))
-            .otherwise(pl.col(career))
-            .alias("_c"),
-            pl.when(new_rating >= 2400)
-            .then(pl.lit(True))
-            .otherwise(pl.coalesce("u_ever", ever))
-            .alias("_e"),
-            pl.col("birthday").alias("_b"),
-            pl.col(k).alias("_k0"),
-        )
-        rules, k_expr = _k_next(lst, period)
-        frame = (
-            frame.join(rules, how="cross")
-            .with_columns(
-                pl.col("_r").alias(rating),
-                pl.col("_c").alias(career),
-                pl.col("_e").alias(ever),
-                k_expr.alias(k),
-            )
-            .select(*COLUMNS, LIST_KEY)
-        )
-    return frame.select(COLUMNS).sort(
-        pl.col("fideid"), pl.col("name"), pl.col("country"), nulls_last=True
+    frame = as_list(base)
+    updates = _updates(ratings)
+    by_id = updates.filter(pl.col("u_fideid").is_not_null())
+    by_name = updates.filter(pl.col("u_fideid").is_null())
+    listed_id = frame.filter(pl.col("fideid").is_not_null())
+    listed_name = frame.filter(pl.col("fideid").is_null())
+    joined = [
+        listed_id.lazy().join(
+            by_id.drop(LIST_KEY).lazy(), left_on="fideid", right_on="u_fideid", how="full",
+            coalesce=True, maintain_order="left_right",
+        ).with_columns(pl.col("fideid").alias("u_fideid")),
+        listed_name.lazy()
+        .with_columns(list_key_expr(listed_name).alias(LIST_KEY))
+        .join(by_name.lazy(), on=LIST_KEY, how="full", coalesce=True, maintain_order="left_right")
+        .drop(LIST_KEY),
+    ]  # fmt: skip
+    merged = pl.concat(joined, how="diagonal_relaxed").with_columns(
+        pl.coalesce("fideid", "u_fideid").alias("fideid"),
+        pl.coalesce("name", "u_name").alias("name"),
+        pl.coalesce("country", "u_country").alias("country"),
+        pl.coalesce("title", "u_title").alias("title"),
+        pl.coalesce("birthday", "u_birthday").alias("birthday"),
     )
+    merged = merged.with_columns(expr for lst in LISTS for expr in _list_columns(lst, period))
+    return merged.select(pl.col(c).cast(DTYPES[c]) for c in COLUMNS).collect()
 
 
 def refresh_k(frame: pl.DataFrame, period: str) -> pl.DataFrame:
     """K for `period` of the players whose career games are known, under that period's
     rules (for a chain that skips months without events: the junior year may have ended
     meanwhile)."""
-    out = frame
-    for lst in LISTS:
-        rules, k_expr = _k_next(lst, shift(period, -1))
-        out = (
-            out.with_columns(
-                pl.col(LIST_RATING[lst]).alias("_r"),
-                pl.col(LIST_CAREER[lst]).alias("_c"),
-                pl.col(LIST_EVER[lst]).alias("_e"),
-                pl.col("birthday").alias("_b"),
-                pl.col(LIST_K[lst]).alias("_k0"),
+    return frame.with_columns(
+        pl.when(pl.col(LIST_CAREER[lst]).is_not_null())
+        .then(
+            k_next_expr(
+                lst,
+                period,
+                rating=pl.col(LIST_RATING[lst]),
+                career=pl.col(LIST_CAREER[lst]),
+                ever=pl.col(LIST_EVER[lst]),
+                listed_k=pl.col(LIST_K[lst]),
             )
-            .join(rules, how="cross")
-            .with_columns(
-                pl.when(pl.col("_c").is_not_null())
-                .then(k_expr)
-                .otherwise(pl.col(LIST_K[lst]))
-                .alias(LIST_K[lst])
-            )
-            .select(frame.columns)
         )
-    return out
+        .otherwise(pl.col(LIST_K[lst]))
+        .alias(LIST_K[lst])
+        for lst in LISTS
+    )
 
 
-__all__ = ["COLUMNS", "as_list", "empty_list", "next_list", "refresh_k"]
+__all__ = ["COLUMNS", "as_list", "empty_list", "k_next_expr", "next_list", "refresh_k"]

@@ -152,31 +152,39 @@ def derive_k_expr(
     period_year: pl.Expr,
     ever_2400: pl.Expr,
     given_k: pl.Expr,
+    rules: RuleSet | None = None,
 ) -> pl.Expr:
-    """K as `fide.derive_k`, reading the rule set from the ``rs_`` columns.
+    """K as `fide.derive_k`, reading the rule set from the ``rs_`` columns (or, given
+    `rules`, from that one rule set as literals: no column per rule is needed).
 
     Nulls: `given_k` null = derive; `career_games` null = established; `birth_year` null
     = not a junior; `rating` null = unrated (below every threshold).
     """
-    top = ever_2400.fill_null(False) | (rating >= _col("k_top_from")).fill_null(False)
+
+    def rule(name: str) -> pl.Expr:
+        if rules is None:
+            return _col(name)
+        return pl.lit(getattr(rules, name), dtype=RULESET_SCHEMA[name])
+
+    top = ever_2400.fill_null(False) | (rating >= rule("k_top_from")).fill_null(False)
     junior = (
-        _col("k_junior").is_not_null()
-        & (period_year - birth_year <= _col("junior_max_age"))
-        & (rating.is_null() | (rating < _col("junior_below")))
+        rule("k_junior").is_not_null()
+        & (period_year - birth_year <= rule("junior_max_age"))
+        & (rating.is_null() | (rating < rule("junior_below")))
     ).fill_null(False)
-    new = (career_games < _col("new_player_games")).fill_null(False)
+    new = (career_games < rule("new_player_games")).fill_null(False)
     return (
         pl.when(given_k.is_not_null())
         .then(given_k)
-        .when(_col("k_flat").is_not_null())
-        .then(_col("k_flat"))
+        .when(rule("k_flat").is_not_null())
+        .then(rule("k_flat"))
         .when(top)
-        .then(_col("k_top"))
+        .then(rule("k_top"))
         .when(junior)
-        .then(_col("k_junior"))
+        .then(rule("k_junior"))
         .when(new)
-        .then(_col("k_new"))
-        .otherwise(_col("k_default"))
+        .then(rule("k_new"))
+        .otherwise(rule("k_default"))
         .cast(pl.Int64)
     )
 

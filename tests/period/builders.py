@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import io
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,7 +109,7 @@ REGISTRY_HEADER = [
 ]
 
 
-def write_registry(path: Path, rows: list[dict[str, object]]) -> Path:
+def write_registry(path: Path, rows: Sequence[Mapping[str, object]]) -> Path:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, REGISTRY_HEADER, lineterminator="\n")
     writer.writeheader()

@@ -30,7 +30,13 @@ from pipeline.rules.tables import DP_BY_P, PD_TABLE
 from tests.period.builders import Ev, P, read_rows, round_robin, write_event, write_registry
 
 MONTHS = [(2024, 11), (2024, 12), (2025, 1), (2025, 2), (2025, 3)]
-SCORE = {"1": Fraction(1), "=": Fraction(1, 2), "0": Fraction(0), "+": Fraction(1), "-": Fraction(0)}
+SCORE = {
+    "1": Fraction(1),
+    "=": Fraction(1, 2),
+    "0": Fraction(0),
+    "+": Fraction(1),
+    "-": Fraction(0),
+}
 MIRROR = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
 
 
@@ -179,17 +185,18 @@ def model(people: list[Person], events: list[Event]) -> tuple[dict[str, Any], di
                 own_first.setdefault(i, own[i])
                 if i not in seen:
                     seen.append(i)
-            for games in ev.rounds:
-                for w, b, code in games:
+            for pairings in ev.rounds:
+                for w, b, code in pairings:
                     for me, opp, c in ((ev.ids[w - 1], ev.ids[b - 1], code),
                                        (ev.ids[b - 1], ev.ids[w - 1], MIRROR[code])):  # fmt: skip
-                        if c in "+-" or facing[opp] is None:
+                        theirs = facing[opp]
+                        if c in "+-" or theirs is None:
                             continue
                         mine = own[me]
                         if mine is None:
-                            unrated[me].append(((0, order), ev.name, int(facing[opp]), SCORE[c]))
+                            unrated[me].append(((0, order), ev.name, theirs, SCORE[c]))
                             continue
-                        d = max(-400, min(400, mine - int(facing[opp])))
+                        d = max(-400, min(400, mine - theirs))
                         rated[me].append(SCORE[c] - pd(d))
         rows: dict[int, dict[str, Any]] = {}
         now = month_index(period)
@@ -205,8 +212,9 @@ def model(people: list[Person], events: list[Event]) -> tuple[dict[str, Any], di
                     k = 700 // n
                 change = half_away(k * sum(rated[i], Fraction(0)))
                 after = before + change
+                status = "rated" if n else "no-rated-games"
                 rows[i] = {"rating_before": before, "k": k, "games": n, "change": change,
-                           "rating_after": after, "status": "rated" if n else "no-rated-games"}  # fmt: skip
+                           "rating_after": after, "status": status}  # fmt: skip
                 new = after if after >= 1400 else None
                 p.rating = new
                 p.career = p.career + n if p.career is not None else None
@@ -221,17 +229,17 @@ def model(people: list[Person], events: list[Event]) -> tuple[dict[str, Any], di
                     continue
                 same = sorted({x[2] for x in window if x[0] == i and x[1] == r[1]})
                 prior.append(((month_index(r[1]) - now, same.index(r[2])), r[2], r[3], r[4]))
-            games = prior + unrated[i]
-            if games:
-                first = min(g[0] for g in games)
-                if sum(g[3] for g in games if g[0] == first) == 0:
-                    games = [g for g in games if g[0] != first]
-            n = len(games)
-            w = sum((g[3] for g in games), Fraction(0))
+            pool = prior + unrated[i]
+            if pool:
+                first = min(g[0] for g in pool)
+                if sum(g[3] for g in pool if g[0] == first) == 0:
+                    pool = [g for g in pool if g[0] != first]
+            n = len(pool)
+            won = sum((g[3] for g in pool), Fraction(0))
             value = None
             if n >= 5:
-                ra = Fraction(sum(g[2] for g in games) + 3600, n + 2)
-                dp = DP_BY_P[half_away((w + 1) / (n + 2) * 100)]
+                ra = Fraction(sum(g[2] for g in pool) + 3600, n + 2)
+                dp = DP_BY_P[half_away((won + 1) / (n + 2) * 100)]
                 value = min(half_away(ra + dp), 2200)
             if value is not None and value >= 1400:
                 rows[i] = {"rating_before": None, "k": None, "games": n, "change": None,
@@ -244,8 +252,9 @@ def model(people: list[Person], events: list[Event]) -> tuple[dict[str, Any], di
         for i in seen:
             pending.extend((i, period, name, opp, s) for _, name, opp, s in unrated[i])
         pending = [r for r in pending if r[0] not in settled and (r[1] == period or r in window)]
+        listed = ("rated", "no-rated-games", "initial")
         played = {i: len(rated[i]) if rows[i]["status"] != "initial" else rows[i]["games"]
-                  for i in seen if rows[i]["status"] in ("rated", "no-rated-games", "initial")}  # fmt: skip
+                  for i in seen if rows[i]["status"] in listed}  # fmt: skip
         next_year = int(period[:4]) + (period[5:] == "12")
         for i, p in state.items():
             if p.rating is not None and p.rating >= 2400:  # a published 2400 is "ever 2400"

@@ -5,6 +5,7 @@ each person's rating carried from month to month by name."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from pathlib import Path
 
 import openpyxl
@@ -56,7 +57,7 @@ def test_each_person_is_carried_from_month_to_month(chain: Path) -> None:
     months = ["2025-01", "2025-02", "2025-03"]
     by_month = [{r["name"]: r for r in read_rows(chain / m / "ratings.csv")} for m in months]
     carried = 0
-    for before, after in zip(by_month, by_month[1:], strict=False):
+    for before, after in pairwise(by_month):
         for name, row in after.items():
             earlier = before[name]
             if earlier["rating_after"]:
