@@ -5,8 +5,9 @@ Three periods (September, October, November 2026) of 1,000 standard events each 
 combined list, which the chain carries through: every month writes its players_list.csv
 of every player. The chain runs in a child process of its own (`pipeline.run.run_job`
 with `chain=True`, writing all outputs), then, as the baseline in the same run, a single
-`elo run` of the last month with the same list and `--write-list` (the same outputs for
-one month) in another child.
+`elo run` of the last month in another child, as an officer working a month at a time
+runs it: from the list and the pool the chain wrote for that month, with `--write-list`.
+Its outputs must equal the chain's November byte for byte.
 
 Reported: the chain's reading (shared by the months), each month's rating, lists and
 reports with the peak memory at its end, the chain's total per month, and the single
@@ -34,8 +35,11 @@ from pathlib import Path
 from pipeline.run import RunOptions, run_job
 folder, chain = Path(sys.argv[1]), sys.argv[2] == "chain"
 paths = [folder / "months"] if chain else [folder / "months" / "2026-11"]
+before = folder / "out-chain" / "2026-10"  # the list and pool the chain wrote for November
+registry = folder / "players_list_foa.txt" if chain else before / "players_list.csv"
+pending = None if chain else before / "pending.csv"
 started = time.perf_counter()
-outcome = run_job(RunOptions(paths=paths, registry=folder / "players_list_foa.txt",
+outcome = run_job(RunOptions(paths=paths, registry=registry, pending=pending,
                              out_dir=folder / ("out-chain" if chain else "out-single"),
                              chain=chain, write_list=not chain, name_match=False))
 wall = time.perf_counter() - started
@@ -93,6 +97,11 @@ def main() -> None:
         )
         chain = _child(folder, "chain", root)
         single = _child(folder, "single", root)
+        same = all(
+            (folder / "out-chain" / "2026-11" / name).read_bytes()
+            == (folder / "out-single" / name).read_bytes()
+            for name in ("ratings.csv", "games.csv", "players_list.csv", "pending.csv")
+        )
     shared = sum(
         chain["timings"].get(stage, 0.0)
         for stage in ("discover", "ingest", "validate", "registry", "identity")
@@ -105,12 +114,19 @@ def main() -> None:
         total = period["seconds"] + shared / len(chain["periods"])
         peak = period["peak_rss"] or 0
         print(f"{period['period']:<8} {period['seconds']:20.2f} {peak / 1e6:8.0f} {total:14.2f}")
+    print(f"{'stage':<10} {'chain, a month':>15} {'single run':>11}")
+    for stage in dict.fromkeys([*chain["timings"], *single["timings"]]):
+        mine = chain["timings"].get(stage, 0.0) / len(chain["periods"])
+        theirs = single["timings"].get(stage, 0.0)
+        print(f"{stage:<10} {mine:15.2f} {theirs:11.2f}")
     per_month = chain["wall"] / len(chain["periods"])
     single_peak = max(single["peaks"].values()) if single["peaks"] else 0
     print(f"chain total {chain['wall']:.2f} s, {per_month:.2f} s a month")
     print(
-        f"single run of 2026-11 with --write-list (baseline, same machine, same run): "
-        f"{single['wall']:.2f} s, peak {single_peak / 1e6:.0f} MB (exit {single['exit']})"
+        "single run of 2026-11 from the list and pool the chain wrote for it, with "
+        f"--write-list (baseline, same run): {single['wall']:.2f} s, peak "
+        f"{single_peak / 1e6:.0f} MB (exit {single['exit']}); the same ratings.csv, "
+        f"games.csv, players_list.csv and pending.csv as the chain's November: {same}"
     )
     print(
         f"target: a month in the chain <= the single run: "

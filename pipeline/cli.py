@@ -366,6 +366,11 @@ def run(
         "--pending",
         help="pending.csv of the previous period: unrated players' games toward a rating.",
     ),
+    previous_list: Path | None = typer.Option(
+        None,
+        "--previous-list",
+        help="The list of the month before the period: Ro of the events that began then.",
+    ),
 ) -> None:
     """Rate the events of a rating period; write the workbook, CSV tables and summary."""
     options = _run_options(
@@ -376,7 +381,13 @@ def run(
         usage_error("--chain rates every period found; leave out --period")
     if pending is not None and not pending.is_file():
         usage_error(f"--pending: no such file {pending}")
-    options = dataclasses.replace(options, chain=chain, write_list=write_list, pending=pending)
+    if previous_list is not None and (registry is None or chain):
+        usage_error("--previous-list goes with --registry, for a single period")
+    if previous_list is not None and not previous_list.is_file():
+        usage_error(f"--previous-list: no such file {previous_list}")
+    options = dataclasses.replace(
+        options, chain=chain, write_list=write_list, pending=pending, previous_list=previous_list
+    )
     _check_out(out)
     with _progress(quiet) as progress:
         outcome = _run_or_exit(options, progress)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from pipeline.identity import IdentityResult
     from pipeline.ingest.model import EventData
+    from pipeline.ingest.names import NameFilter
     from pipeline.rate import RateResult
 
 ProgressFn = Callable[[int, int, str], None]
@@ -44,6 +45,7 @@ class RunOptions:
     chain: bool = False  # --chain: every period found, oldest first
     write_list: bool = False  # --write-list: players_list.csv and pending.csv
     pending: Path | None = None  # --pending: the pool of earlier periods
+    previous_list: Path | None = None  # --previous-list: the list of the month before
     today: date = field(default_factory=date.today)
 
 
@@ -64,6 +66,7 @@ class Loaded:
     files_read: int = 0
     periods: dict[str, list[EventData]] = field(default_factory=dict)  # the periods rated
     pending: pl.DataFrame | None = None  # --pending, read
+    previous_list: pl.DataFrame | None = None  # --previous-list, read
 
     @property
     def errors(self) -> list[Problem]:
@@ -261,35 +264,72 @@ def _read_registry(
 ) -> None:
     """The period's players from the rating list: those of the files' and the officer's
     FIDE IDs, and, for name matching, those with a surname an entry without an ID may
-    have."""
+    have. The same for the previous month's list (`--previous-list`)."""
     from pipeline.identity import wanted_from_registry
-    from pipeline.ingest.registry import read_registry
 
     assert options.registry is not None
-    try:
-        with timer.stage("registry"):
-            # Only the players of the period are needed from a list of 1.64 M, unless
-            # the next list is written (every player of the list is in it).
-            ids, names = wanted_from_registry(players, decisions, options.name_match)
-            whole = options.chain or options.write_list
-            loaded.registry = read_registry(
-                options.registry,
-                list_hint=options.list_override,
-                only_ids=None if whole else ids,
-                names=None if whole else names,
+    with timer.stage("registry"):
+        # Only the players of the period are needed from a list of 1.64 M, unless the
+        # next list is written (every player of the list is in it).
+        ids, names = wanted_from_registry(players, decisions, options.name_match)
+        whole = options.chain or options.write_list
+        loaded.registry = _read_list(options.registry, options, loaded, ids, names, whole)
+        if options.previous_list is not None:
+            loaded.previous_list = _read_list(
+                options.previous_list, options, loaded, ids, names, False
             )
+
+
+def _read_list(
+    path: Path,
+    options: RunOptions,
+    loaded: Loaded,
+    ids: set[int],
+    names: NameFilter | None,
+    whole: bool,
+) -> pl.DataFrame | None:
+    from pipeline.ingest.registry import read_registry
+
+    try:
+        return read_registry(
+            path,
+            list_hint=options.list_override,
+            only_ids=None if whole else ids,
+            names=None if whole else names,
+        )
     except InputError as exc:
         loaded.problems.extend(exc.problems)
-        loaded.invalid_files.append(str(options.registry))
     except OSError as exc:
         loaded.problems.append(
             Problem(
-                Location(str(options.registry)),
+                Location(str(path)),
                 "unreadable-file",
                 f"expected a readable rating list, got {exc.strerror or exc}",
             )
         )
-        loaded.invalid_files.append(str(options.registry))
+    loaded.invalid_files.append(str(path))
+    return None
+
+
+def rated_period(loaded: Loaded, options: RunOptions) -> str | None:
+    """The period a single run rates: --period, else the one its events belong to."""
+    if options.period is not None:
+        return options.period
+    found = [p for p in loaded.periods if p != "undated"]
+    return found[0] if len(found) == 1 else None
+
+
+def _start_lists(loaded: Loaded, options: RunOptions) -> pl.DataFrame | None:
+    """The previous month's list as the start list of the events that began then."""
+    from pipeline.period.calendar import shift
+    from pipeline.rate_lists import RO_MONTH
+
+    period = rated_period(loaded, options)
+    if loaded.previous_list is None or period is None:
+        return None
+    import polars as pl
+
+    return loaded.previous_list.with_columns(pl.lit(shift(period, -1)).alias(RO_MONTH))
 
 
 def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult:
@@ -311,6 +351,7 @@ def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult
                 period=options.period,
                 today=options.today,
             ),
+            start_lists=_start_lists(loaded, options),
             pending=loaded.pending,
         )
 
@@ -402,8 +443,10 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
     late = []
     if options.registry is not None:
         from pipeline.chain import start_list_problems
+        from pipeline.period.calendar import shift
 
-        late = start_list_problems(loaded.events, period, period, registry_given=True)
+        known = shift(period, -1) if loaded.previous_list is not None else period
+        late = start_list_problems(loaded.events, period, known, registry_given=True)
     warnings = sorted([*loaded.warnings, *late, *result.warnings], key=Problem.sort_key)
     outcome = RunOutcome(exit_code, loaded, result, timings=timer.timings, peaks=timer.peaks)
     outcome.summary = build_summary(loaded, result, exit_code, timer.timings, warnings)
@@ -434,6 +477,7 @@ def _period(result: RateResult) -> str:
 
 def _blocked(loaded: Loaded, options: RunOptions) -> bool:
     registry_bad = options.registry is not None and loaded.registry is None
+    registry_bad |= options.previous_list is not None and loaded.previous_list is None
     blocked = bool(loaded.errors) and (not options.skip_invalid or registry_bad)
     return blocked or not loaded.events
 

@@ -21,7 +21,7 @@ import polars as pl
 
 from pipeline.errors import InputError, ProblemList
 from pipeline.ingest.text import decode_bytes
-from pipeline.period.calendar import POOL_MONTHS, months_between, parse_period
+from pipeline.period.calendar import POOL_MONTHS, parse_period
 from pipeline.rate_lists import person_key_expr
 from schemas.output import PENDING_COLUMNS, PENDING_EXTRA_COLUMNS
 
@@ -52,9 +52,8 @@ def in_window(pending: pl.DataFrame, period: str) -> pl.DataFrame:
     before it (the pool spans at most 26 consecutive periods)."""
     if pending.is_empty():
         return pending
-    months = pending["period"].map_elements(
-        lambda p: months_between(p, period), return_dtype=pl.Int64
-    )
+    year, month = parse_period(period)
+    months = year * 12 + month - _month_index(pl.col("period"))
     return pending.filter((months > 0) & (months < POOL_MONTHS))
 
 
@@ -212,7 +211,7 @@ def write_pending(path: Path, pending: pl.DataFrame) -> None:
         pl.col("first_event_zero").cast(pl.Int8),
         pl.col("score").replace_strict({1.0: "1", 0.5: "0.5", 0.0: "0"}, return_dtype=pl.String),
     )
-    write_csv_frame(path, frame.sort("list", "period", KEY, "event"))
+    write_csv_frame(path, frame.sort("list", "period", KEY, "event", "opponent_rating", "score"))
 
 
 __all__ = [

@@ -321,3 +321,29 @@ def test_random_chains_agree_with_the_model(seed: int, tmp_path: Path) -> None:
 @pytest.mark.parametrize("seed", range(4, 60))
 def test_many_random_chains_agree_with_the_model(seed: int, tmp_path: Path) -> None:
     check(seed, tmp_path)
+
+
+def test_a_month_at_a_time_writes_what_the_chain_writes(tmp_path: Path) -> None:
+    people, events = scenario(1)
+    folder, registry = write_inputs(tmp_path, people, events)
+    out = tmp_path / "out"
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["run", str(folder), "--registry", str(registry), "--chain", "--out", str(out)]
+    )
+    assert result.exit_code == 0, result.stderr
+    periods = sorted(p.name for p in out.iterdir() if p.is_dir())
+    base, pending, previous = registry, None, None
+    for period in periods:
+        args = ["run", str(folder), "--period", period, "--registry", str(base), "--write-list"]
+        if pending is not None:
+            args += ["--pending", str(pending)]
+        if previous is not None:  # the events that began the month before
+            args += ["--previous-list", str(previous)]
+        single = tmp_path / "single" / period
+        result = runner.invoke(app, [*args, "--out", str(single)])
+        assert result.exit_code == 0, result.stderr
+        for name in ("ratings.csv", "games.csv", "players_list.csv", "pending.csv"):
+            assert (single / name).read_bytes() == (out / period / name).read_bytes(), name
+        previous = base
+        base, pending = single / "players_list.csv", single / "pending.csv"

@@ -18,7 +18,7 @@ from pipeline.ingest.registry import read_registry
 from pipeline.period.calendar import closing_date, list_date, period_of, shift
 from pipeline.period.lists import write_list
 from pipeline.period.nextlist import as_list
-from pipeline.period.pending import empty, read_pending
+from pipeline.period.pending import empty, in_window, read_pending
 from tests.period.builders import Ev, P, read_rows, write_event, write_registry
 from tests.period.test_chain_by_hand import REGISTRY, open_with_e, rr
 
@@ -289,3 +289,36 @@ def test_a_rerun_keeps_the_users_own_files(tmp_path: Path) -> None:
         "games.csv", "identities.csv", "notes.txt", "ratings.csv", "report.xlsx", "summary.json",
     ]  # fmt: skip
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_the_pool_spans_at_most_26_periods() -> None:
+    rows = pl.DataFrame(
+        {"period": ["2022-12", "2023-01", "2023-02", "2025-02", "2025-03"], "score": [1.0] * 5}
+    )
+    # rating 2025-03: 2023-01 is 26 months back (out), 2023-02 is 25 (in); the period's
+    # own rows (a rerun) are not pooled twice
+    assert in_window(rows, "2025-03")["period"].to_list() == ["2023-02", "2025-02"]
+
+
+def test_an_old_pool_drops_out_of_an_initial_rating(tmp_path: Path) -> None:
+    registry = write_registry(tmp_path / "list.csv", REGISTRY)
+    header = "list,fide_id,name,period,event,opponent_rating,score,first_event_zero\n"
+    old = "".join(
+        f'standard,1005,"Echo, Eva",{period},Old Open,1700,1,0\n'
+        for period in ("2022-12", "2022-12", "2022-12")
+    )
+    (tmp_path / "old.csv").write_text(header + old, encoding="utf-8")
+    (tmp_path / "recent.csv").write_text(
+        header + old.replace("2022-12", "2023-01"), encoding="utf-8"
+    )
+    write_event(tmp_path / "ev", open_with_e("Feb Open", dt.date(2025, 2, 14), ["1", "1", "="]))
+    statuses = []
+    for pool in ("old.csv", "recent.csv"):
+        out = tmp_path / pool.replace(".csv", "")
+        code, _, err = invoke("run", str(tmp_path / "ev"), "--registry", str(registry),
+                              "--pending", str(tmp_path / pool), "--out", str(out))  # fmt: skip
+        assert code == 0, err
+        e = next(r for r in read_rows(out / "ratings.csv") if r["fide_id"] == "1005")
+        statuses.append((e["status"], e["games"]))
+    # period 2025-02: 2022-12 is 26 months back, 2023-01 is 25
+    assert statuses == [("unrated", "3"), ("initial", "6")]
