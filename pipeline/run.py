@@ -450,6 +450,7 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
     warnings = sorted([*loaded.warnings, *late, *result.warnings], key=Problem.sort_key)
     outcome = RunOutcome(exit_code, loaded, result, timings=timer.timings, peaks=timer.peaks)
     outcome.summary = build_summary(loaded, result, exit_code, timer.timings, warnings)
+    outcome.summary["period"] = period  # rated into the list of the 1st of the next month
     if options.out_dir is not None:
         from pipeline.report.outdir import staged
         from pipeline.report.tables import write_outputs

@@ -38,6 +38,8 @@ ERRORS_TXT = "errors.txt"
 SUMMARY_KEY_ORDER = [
     "status",
     "exit_code",
+    "period",
+    "periods",
     "files_read",
     "events_rated",
     "counts",
