@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import polars as pl
+from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -178,7 +179,13 @@ def _periods_table(summary: Mapping[str, object]) -> Table | None:
     periods = _sequence(summary.get("periods"))
     if not periods:
         return None
-    table = Table(title="Rating periods", title_justify="left")
+    table = Table(
+        title="Rating periods",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+    )
     for header in (
         "period",
         "list of",
@@ -189,7 +196,8 @@ def _periods_table(summary: Mapping[str, object]) -> Table | None:
         "unrated",
         "warnings",
     ):
-        table.add_column(header, justify="left" if header in ("period", "list of") else "right")
+        left = header in ("period", "list of")
+        table.add_column(header, justify="left" if left else "right", no_wrap=True)
     for item in periods:
         row = _mapping(item)
         per_list = _mapping(_mapping(row.get("counts")).get("per_list"))

@@ -205,3 +205,19 @@ def test_history_holds_every_period(chain: Path) -> None:
         ("2025-02", "1970", "-5", "1965"),
         ("2025-03", "1965", "-12", "1953"),
     ]
+
+
+def test_the_console_shows_one_line_per_period(chain: Path) -> None:
+    from pipeline.report.console import summary_text
+
+    summary = json.loads((chain / "summary.json").read_text(encoding="utf-8"))
+    lines = summary_text(summary, width=100).splitlines()
+    assert lines[0] == "OK (exit 0): 3 periods rated in order (2025-01 to 2025-03), 7 events"
+    assert lines[2].split() == ["period", "list", "of", "events", "players", "rated",
+                                "initial", "unrated", "warnings"]  # fmt: skip
+    rows = [line.split()[:7] for line in lines[4:7]]
+    assert rows == [
+        ["2025-01", "2025-02-01", "2", "8", "7", "0", "1"],
+        ["2025-02", "2025-03-01", "2", "8", "7", "1", "0"],
+        ["2025-03", "2025-04-01", "3", "6", "6", "0", "0"],
+    ]
