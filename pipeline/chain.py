@@ -4,7 +4,7 @@ the one before wrote (design "Periods and lists").
 Everything is read, checked and linked once (the same person is the same person in every
 month); then, period by period: the base list is the registry given (for the first
 period) or the list the previous period wrote; an event that started in an earlier month
-is rated from the list of that month (`pipeline.rate_lists`); the pool of unrated
+is rated from the list of that month (`pipeline.rate.lists`); the pool of unrated
 players' games is carried (`pipeline.period.pending`). Outputs go to a staging folder
 that replaces `--out` at the end (`pipeline.report.outdir`): `OUT/<YYYY-MM>/` with the
 period's usual outputs plus players_list.csv and pending.csv, `OUT/history.csv` and
@@ -23,6 +23,7 @@ import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
 from pipeline.period.calendar import format_period, months_between, period_of, shift
+from pipeline.rate import columns as c
 from pipeline.run import (
     EXIT_INPUT,
     EXIT_OK,
@@ -98,10 +99,9 @@ def _frames(loaded: Loaded, events: list[EventData]) -> tuple[pl.DataFrame, ...]
 
 def _projection(state: pl.DataFrame, month: str, fide_ids: pl.Series) -> pl.DataFrame:
     """The rows of a list that events started in `month` need, tagged with the month."""
-    from pipeline.rate_lists import RO_MONTH
 
     rows = state.filter(pl.col("fideid").is_in(fide_ids.implode()) | pl.col("fideid").is_null())
-    return rows.with_columns(pl.lit(month).alias(RO_MONTH))
+    return rows.with_columns(pl.lit(month).alias(c.RO_MONTH))
 
 
 def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:

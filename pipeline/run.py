@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pipeline.errors import InputError, Location, Problem, Severity
+from pipeline.rate import columns as c
 
 if TYPE_CHECKING:
     import polars as pl
@@ -190,7 +191,7 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
 
 
 def _drop_duplicates(loaded: Loaded, files: Sequence[Path]) -> None:
-    from pipeline.validate_duplicates import duplicate_events, file_digest
+    from pipeline.validate.duplicates import duplicate_events, file_digest
 
     digests = {str(path): file_digest(path) for path in files}
     repeated, problems = duplicate_events(loaded.events, digests)
@@ -322,14 +323,13 @@ def rated_period(loaded: Loaded, options: RunOptions) -> str | None:
 def _start_lists(loaded: Loaded, options: RunOptions) -> pl.DataFrame | None:
     """The previous month's list as the start list of the events that began then."""
     from pipeline.period.calendar import shift
-    from pipeline.rate_lists import RO_MONTH
 
     period = rated_period(loaded, options)
     if loaded.previous_list is None or period is None:
         return None
     import polars as pl
 
-    return loaded.previous_list.with_columns(pl.lit(shift(period, -1)).alias(RO_MONTH))
+    return loaded.previous_list.with_columns(pl.lit(shift(period, -1)).alias(c.RO_MONTH))
 
 
 def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult:

@@ -10,7 +10,8 @@ import polars as pl
 
 from pipeline.period.nextlist import COLUMNS, next_list
 from pipeline.period.pending import KEY, empty, write_pending
-from pipeline.rate_lists import LIST_KEY, LIST_RATING, list_key_expr
+from pipeline.rate import columns as c
+from pipeline.rate.lists import list_key_expr
 
 if TYPE_CHECKING:
     from pipeline.rate import RateResult
@@ -28,13 +29,13 @@ def next_state(
     new_list = next_list(base, result.ratings, period)
     pending = result.pending if result.pending is not None else empty()
     if pending.height:
-        keyed = new_list.select(list_key_expr(new_list).alias(LIST_KEY), *LIST_RATING.values())
+        keyed = new_list.select(list_key_expr(new_list).alias(c.LIST_KEY), *c.LIST_RATING.values())
         rated = pl.concat(
             [
                 keyed.filter(pl.col(column).is_not_null()).select(
-                    pl.col(LIST_KEY).alias(KEY), pl.lit(lst).alias("list")
+                    pl.col(c.LIST_KEY).alias(KEY), pl.lit(lst).alias("list")
                 )
-                for lst, column in LIST_RATING.items()
+                for lst, column in c.LIST_RATING.items()
             ]
         )
         pending = pending.join(rated, on=[KEY, "list"], how="anti")

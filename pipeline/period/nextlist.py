@@ -26,31 +26,25 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.period.calendar import first_day, shift
-from pipeline.rate_lists import (
-    LIST_CAREER,
-    LIST_EVER,
-    LIST_GAMES,
-    LIST_K,
-    LIST_KEY,
-    LIST_RATING,
-    list_key_expr,
-)
+from pipeline.rate import columns as c
+from pipeline.rate.lists import list_key_expr
 from pipeline.rules.ruleset import LISTS, ruleset_for
 from pipeline.rules.vector import derive_k_expr
 from schemas.registry import Registry
 
 COLUMNS: tuple[str, ...] = tuple(Registry.to_schema().columns)
 _INT = {
-    *LIST_RATING.values(),
-    *LIST_GAMES.values(),
-    *LIST_K.values(),
-    *LIST_CAREER.values(),
+    *c.LIST_RATING.values(),
+    *c.LIST_GAMES.values(),
+    *c.LIST_K.values(),
+    *c.LIST_CAREER.values(),
     "fideid",
     "birthday",
 }
+_FLAGS = set(c.LIST_EVER.values())
 DTYPES: dict[str, pl.DataType] = {
-    c: pl.Int64() if c in _INT else pl.Boolean() if c in LIST_EVER.values() else pl.String()
-    for c in COLUMNS
+    name: pl.Int64() if name in _INT else pl.Boolean() if name in _FLAGS else pl.String()
+    for name in COLUMNS
 }
 
 
@@ -63,8 +57,10 @@ def as_list(frame: pl.DataFrame | None) -> pl.DataFrame:
     if frame is None:
         return empty_list()
     return frame.select(
-        pl.col(c).cast(DTYPES[c]) if c in frame.columns else pl.lit(None, DTYPES[c]).alias(c)
-        for c in COLUMNS
+        pl.col(name).cast(DTYPES[name])
+        if name in frame.columns
+        else pl.lit(None, DTYPES[name]).alias(name)
+        for name in COLUMNS
     )
 
 
@@ -82,7 +78,7 @@ def _updates(ratings: pl.DataFrame) -> pl.DataFrame:
         rows = ratings.filter(pl.col("list") == lst)
         per_list.append(
             rows.select(
-                pl.col("player_key").alias(LIST_KEY),
+                pl.col("player_key").alias(c.LIST_KEY),
                 pl.col("fide_id").cast(pl.Int64).alias("u_fideid"),
                 pl.col("name").alias("u_name"),
                 pl.col("federation").alias("u_country"),
@@ -104,7 +100,7 @@ def _updates(ratings: pl.DataFrame) -> pl.DataFrame:
         )
     merged = per_list[0]
     for frame in per_list[1:]:
-        merged = merged.join(frame, on=LIST_KEY, how="full", coalesce=True, suffix="_r")
+        merged = merged.join(frame, on=c.LIST_KEY, how="full", coalesce=True, suffix="_r")
         merged = merged.with_columns(
             pl.coalesce(name, f"{name}_r").alias(name) for name in _IDENTITY
         ).drop(f"{name}_r" for name in _IDENTITY)
@@ -113,8 +109,8 @@ def _updates(ratings: pl.DataFrame) -> pl.DataFrame:
 
 def _list_columns(lst: str, period: str) -> list[pl.Expr]:
     """The list's rating, games, career games, 2400 flag and next K after the period."""
-    rating, games, k = LIST_RATING[lst], LIST_GAMES[lst], LIST_K[lst]
-    career, ever = LIST_CAREER[lst], LIST_EVER[lst]
+    rating, games, k = c.LIST_RATING[lst], c.LIST_GAMES[lst], c.LIST_K[lst]
+    career, ever = c.LIST_CAREER[lst], c.LIST_EVER[lst]
     settled = pl.col(f"u_settled_{lst}").fill_null(False)
     new_rating = pl.when(settled).then(pl.col(f"u_rating_{lst}")).otherwise(pl.col(rating))
     new_career = (
@@ -196,13 +192,13 @@ def next_list(base: pl.DataFrame | None, ratings: pl.DataFrame, period: str) -> 
     listed_name = frame.filter(pl.col("fideid").is_null())
     joined = [
         listed_id.lazy().join(
-            by_id.drop(LIST_KEY).lazy(), left_on="fideid", right_on="u_fideid", how="full",
+            by_id.drop(c.LIST_KEY).lazy(), left_on="fideid", right_on="u_fideid", how="full",
             coalesce=True, maintain_order="left_right",
         ).with_columns(pl.col("fideid").alias("u_fideid")),
         listed_name.lazy()
-        .with_columns(list_key_expr(listed_name).alias(LIST_KEY))
-        .join(by_name.lazy(), on=LIST_KEY, how="full", coalesce=True, maintain_order="left_right")
-        .drop(LIST_KEY),
+        .with_columns(list_key_expr(listed_name).alias(c.LIST_KEY))
+        .join(by_name.lazy(), on=c.LIST_KEY, how="full", coalesce=True, maintain_order="left_right")
+        .drop(c.LIST_KEY),
     ]  # fmt: skip
     merged = pl.concat(joined, how="diagonal_relaxed").with_columns(
         pl.coalesce("fideid", "u_fideid").alias("fideid"),
@@ -212,7 +208,7 @@ def next_list(base: pl.DataFrame | None, ratings: pl.DataFrame, period: str) -> 
         pl.coalesce("birthday", "u_birthday").alias("birthday"),
     )
     merged = merged.with_columns(expr for lst in LISTS for expr in _list_columns(lst, period))
-    return merged.select(pl.col(c).cast(DTYPES[c]) for c in COLUMNS).collect()
+    return merged.select(pl.col(name).cast(DTYPES[name]) for name in COLUMNS).collect()
 
 
 def refresh_k(frame: pl.DataFrame, period: str) -> pl.DataFrame:
@@ -220,19 +216,19 @@ def refresh_k(frame: pl.DataFrame, period: str) -> pl.DataFrame:
     rules (for a chain that skips months without events: the junior year may have ended
     meanwhile)."""
     return frame.with_columns(
-        pl.when(pl.col(LIST_CAREER[lst]).is_not_null())
+        pl.when(pl.col(c.LIST_CAREER[lst]).is_not_null())
         .then(
             k_next_expr(
                 lst,
                 period,
-                rating=pl.col(LIST_RATING[lst]),
-                career=pl.col(LIST_CAREER[lst]),
-                ever=pl.col(LIST_EVER[lst]),
-                listed_k=pl.col(LIST_K[lst]),
+                rating=pl.col(c.LIST_RATING[lst]),
+                career=pl.col(c.LIST_CAREER[lst]),
+                ever=pl.col(c.LIST_EVER[lst]),
+                listed_k=pl.col(c.LIST_K[lst]),
             )
         )
-        .otherwise(pl.col(LIST_K[lst]))
-        .alias(LIST_K[lst])
+        .otherwise(pl.col(c.LIST_K[lst]))
+        .alias(c.LIST_K[lst])
         for lst in LISTS
     )
 

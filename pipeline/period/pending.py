@@ -22,7 +22,7 @@ import polars as pl
 from pipeline.errors import InputError, ProblemList
 from pipeline.ingest.text import decode_bytes
 from pipeline.period.calendar import POOL_MONTHS, parse_period
-from pipeline.rate_lists import person_key_expr
+from pipeline.rate.lists import person_key_expr
 from schemas.output import PENDING_COLUMNS, PENDING_EXTRA_COLUMNS
 
 KEY = "player_key"
@@ -63,7 +63,7 @@ def _month_index(period: pl.Expr) -> pl.Expr:
 
 
 def prior_rows(window: pl.DataFrame, period: str) -> pl.DataFrame:
-    """The pool's earlier games as rows of `rate_initial.initial_ratings`' `prior`: each
+    """The pool's earlier games as rows of `initial.initial_ratings`' `prior`: each
     (period, event) an event ``pending:<period>|<event>`` ordered before the period's."""
     year, month = parse_period(period)
     now = year * 12 + month

@@ -1,4 +1,4 @@
-"""Cross-checks against a crosstable's own K and rtg+/- columns (pipeline.rate_checks)."""
+"""Cross-checks against a crosstable's own K and rtg+/- columns (pipeline.rate.checks)."""
 
 from __future__ import annotations
 

@@ -14,30 +14,10 @@ from datetime import date
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
-from schemas.ingest import PENDING_CODE, Events, Games, Players
+from schemas.columns import E, G, P
+from schemas.ingest import PENDING_CODE
 
 # Column names, taken from the schema models.
-E_FILE = str(Events.file)
-E_SOURCE = str(Events.source)
-E_LIST = str(Events.list)
-E_START = str(Events.start_date)
-E_END = str(Events.end_date)
-E_ROUNDS = str(Events.rounds)
-E_TIME = str(Events.time_control)
-P_NO = str(Players.start_no)
-P_NAME = str(Players.name)
-P_FIDE = str(Players.fide_id)
-P_RATING = str(Players.rating)
-P_POINTS = str(Players.points)
-P_LINE = str(Players.line)
-G_ROUND = str(Games.round)
-G_NO = str(Games.start_no)
-G_OPP = str(Games.opponent_no)
-G_COLOUR = str(Games.colour)
-G_CODE = str(Games.code)
-G_SCORE = str(Games.score)
-G_LINE = str(Games.line)
-G_COLUMN = str(Games.column)
 
 # FIDE B.02 §6 (from 1 March 2024): ratings below 1400 are not published; 1000 before.
 FLOOR_CHANGE = date(2024, 3, 1)
@@ -56,14 +36,14 @@ OPPOSITE_COLOUR = {"w": "b", "b": "w"}
 
 # Where a player field sits in each source format (the `column` of a Location).
 _TRF_COLUMNS = {
-    P_NO: "5-8",
-    P_NAME: "15-47",
-    P_RATING: "49-52",
-    P_FIDE: "58-68",
-    P_POINTS: "81-84",
+    P.NO: "5-8",
+    P.NAME: "15-47",
+    P.RATING: "49-52",
+    P.FIDE: "58-68",
+    P.POINTS: "81-84",
 }
-_CROSSTABLE_COLUMNS = {P_NO: "SNo", P_NAME: "Name", P_RATING: "Rtg", P_FIDE: "FideID"}
-_CROSSTABLE_COLUMNS[P_POINTS] = "Pts."
+_CROSSTABLE_COLUMNS = {P.NO: "SNo", P.NAME: "Name", P.RATING: "Rtg", P.FIDE: "FideID"}
+_CROSSTABLE_COLUMNS[P.POINTS] = "Pts."
 
 
 def player_column(source: str, field: str) -> str:
@@ -92,13 +72,13 @@ class EventContext:
     def from_events(cls, events: pl.DataFrame) -> EventContext:
         row = events.row(0, named=True)
         return cls(
-            file=str(row.get(E_FILE) or ""),
-            source=str(row.get(E_SOURCE) or ""),
-            list=row.get(E_LIST),
-            start_date=row.get(E_START),
-            end_date=row.get(E_END),
-            rounds=row.get(E_ROUNDS),
-            time_control=row.get(E_TIME),
+            file=str(row.get(E.FILE) or ""),
+            source=str(row.get(E.SOURCE) or ""),
+            list=row.get(E.LIST),
+            start_date=row.get(E.START),
+            end_date=row.get(E.END),
+            rounds=row.get(E.ROUNDS),
+            time_control=row.get(E.TIME),
             scoring=row.get("scoring"),
         )
 
@@ -171,15 +151,15 @@ def check_event_facts(ctx: EventContext, games: pl.DataFrame) -> list[Problem]:
             )
         )
     if ctx.rounds is not None and games.height:
-        used = games[G_ROUND].max()
+        used = games[G.ROUND].max()
         if isinstance(used, int) and used > ctx.rounds:
             first = (
-                games.filter(pl.col(G_ROUND) > ctx.rounds).sort(G_LINE, G_ROUND).row(0, named=True)
+                games.filter(pl.col(G.ROUND) > ctx.rounds).sort(G.LINE, G.ROUND).row(0, named=True)
             )
             problems.append(
                 ctx.problem(
-                    first[G_LINE],
-                    first[G_COLUMN],
+                    first[G.LINE],
+                    first[G.COLUMN],
                     "round-count",
                     f"expected at most {plural(ctx.rounds, 'round')} as declared, got an "
                     f"entry for round {used}",
@@ -201,10 +181,10 @@ def check_event_facts(ctx: EventContext, games: pl.DataFrame) -> list[Problem]:
 def _pending_rounds(games: pl.DataFrame) -> str:
     """``'round 9 (12 games)'``, ``'rounds 8 (1 game) and 9 (30 games)'``, or ``''``."""
     counts = (
-        games.filter(pl.col(G_CODE) == PENDING_CODE, pl.col(G_OPP).is_not_null())
-        .group_by(G_ROUND)
+        games.filter(pl.col(G.CODE) == PENDING_CODE, pl.col(G.OPP).is_not_null())
+        .group_by(G.ROUND)
         .agg(games=(pl.len() + 1) // 2)  # both sides of a game, or one of a one-sided entry
-        .sort(G_ROUND)
+        .sort(G.ROUND)
     )
     parts = [f"{r} ({plural(n, 'game')})" for r, n in counts.iter_rows()]
     if not parts:
@@ -221,13 +201,13 @@ def _duplicates(
 ) -> list[Problem]:
     dup = (
         players.filter(pl.col(field).is_not_null())
-        .with_columns(first_line=pl.col(P_LINE).min().over(field))
-        .filter(pl.len().over(field) > 1, pl.col(P_LINE) != pl.col("first_line"))
-        .sort(P_LINE)
+        .with_columns(first_line=pl.col(P.LINE).min().over(field))
+        .filter(pl.len().over(field) > 1, pl.col(P.LINE) != pl.col("first_line"))
+        .sort(P.LINE)
     )
     return [
         ctx.problem(
-            row[P_LINE],
+            row[P.LINE],
             ctx.player_column(field),
             code,
             f"expected a {noun} used once, got {row[field]} again (first on line "
@@ -239,25 +219,25 @@ def _duplicates(
 
 def check_players(ctx: EventContext, players: pl.DataFrame) -> list[Problem]:
     """Start numbers and FIDE IDs unique; ratings not below the floor of the event date."""
-    problems = _duplicates(ctx, players, P_NO, "duplicate-start-number", "start number")
-    problems += _duplicates(ctx, players, P_FIDE, "duplicate-fide-id", "FIDE ID")
+    problems = _duplicates(ctx, players, P.NO, "duplicate-start-number", "start number")
+    problems += _duplicates(ctx, players, P.FIDE, "duplicate-fide-id", "FIDE ID")
     since_2024 = ctx.start_date is None or ctx.start_date >= FLOOR_CHANGE
     floor = FLOOR_FROM_2024 if since_2024 else FLOOR_BEFORE_2024
     low = players.filter(
-        pl.col(P_RATING).is_not_null(),
-        pl.col(P_RATING) >= FLOOR_BEFORE_2024,
-        pl.col(P_RATING) < floor,
-    ).sort(P_LINE)
+        pl.col(P.RATING).is_not_null(),
+        pl.col(P.RATING) >= FLOOR_BEFORE_2024,
+        pl.col(P.RATING) < floor,
+    ).sort(P.LINE)
     when = f"from {FLOOR_CHANGE.isoformat()}" if since_2024 else f"before {FLOOR_CHANGE}"
     if ctx.start_date is None:
         when += ", taken as the event has no date"
     problems += [
         ctx.problem(
-            row[P_LINE],
-            ctx.player_column(P_RATING),
+            row[P.LINE],
+            ctx.player_column(P.RATING),
             "below-rating-floor",
             f"expected a rating of at least {floor} (the rating floor {when}), "
-            f"got {row[P_RATING]}: below the rating floor",
+            f"got {row[P.RATING]}: below the rating floor",
             Severity.WARNING,
         )
         for row in low.iter_rows(named=True)
@@ -275,7 +255,7 @@ def _labels(players: pl.DataFrame) -> dict[int, str]:
         return {}
     return {
         int(no): f"id {pid}"
-        for no, pid in players.select(P_NO, "player_id").iter_rows()
+        for no, pid in players.select(P.NO, "player_id").iter_rows()
         if no is not None and pid is not None
     }
 
@@ -300,110 +280,110 @@ def check_pairings(ctx: EventContext, games: pl.DataFrame, players: pl.DataFrame
     def lab(no: int) -> str:
         return names.get(no, f"no. {no}")
 
-    ambiguous = players.filter(pl.len().over(P_NO) > 1)[P_NO].unique()
-    player_lines = players.filter(~pl.col(P_NO).is_in(ambiguous.implode())).select(
-        pl.col(P_NO), pl.col(P_LINE).alias("player_line")
+    ambiguous = players.filter(pl.len().over(P.NO) > 1)[P.NO].unique()
+    player_lines = players.filter(~pl.col(P.NO).is_in(ambiguous.implode())).select(
+        pl.col(P.NO), pl.col(P.LINE).alias("player_line")
     )
-    known = players[P_NO].unique().implode()
+    known = players[P.NO].unique().implode()
     rows = games.with_row_index("_row")
 
-    stray = rows.filter(~pl.col(G_NO).is_in(known)).sort(G_LINE, G_ROUND)
+    stray = rows.filter(~pl.col(G.NO).is_in(known)).sort(G.LINE, G.ROUND)
     problems += [
         ctx.problem(
-            r[G_LINE],
-            r[G_COLUMN],
+            r[G.LINE],
+            r[G.COLUMN],
             "unknown-player",
-            f"expected a player listed in the file, got start number {r[G_NO]}",
+            f"expected a player listed in the file, got start number {r[G.NO]}",
         )
         for r in stray.iter_rows(named=True)
     ]
-    rows = rows.filter(pl.col(G_NO).is_in(known), ~pl.col(G_NO).is_in(ambiguous.implode()))
+    rows = rows.filter(pl.col(G.NO).is_in(known), ~pl.col(G.NO).is_in(ambiguous.implode()))
 
-    with_opp = rows.filter(pl.col(G_OPP).is_not_null())
-    selfish = with_opp.filter(pl.col(G_OPP) == pl.col(G_NO)).sort(G_LINE, G_ROUND)
+    with_opp = rows.filter(pl.col(G.OPP).is_not_null())
+    selfish = with_opp.filter(pl.col(G.OPP) == pl.col(G.NO)).sort(G.LINE, G.ROUND)
     problems += [
         ctx.problem(
-            r[G_LINE],
-            r[G_COLUMN],
+            r[G.LINE],
+            r[G.COLUMN],
             "paired-with-self",
-            f"expected an opponent other than the player, got start number {r[G_OPP]} "
-            f"in round {r[G_ROUND]}",
+            f"expected an opponent other than the player, got start number {r[G.OPP]} "
+            f"in round {r[G.ROUND]}",
         )
         for r in selfish.iter_rows(named=True)
     ]
-    missing = with_opp.filter(~pl.col(G_OPP).is_in(known)).sort(G_LINE, G_ROUND)
+    missing = with_opp.filter(~pl.col(G.OPP).is_in(known)).sort(G.LINE, G.ROUND)
     problems += [
         ctx.problem(
-            r[G_LINE],
-            r[G_COLUMN],
+            r[G.LINE],
+            r[G.COLUMN],
             "opponent-missing",
-            f"expected an opponent start number listed in the file, got {r[G_OPP]} "
-            f"in round {r[G_ROUND]}",
+            f"expected an opponent start number listed in the file, got {r[G.OPP]} "
+            f"in round {r[G.ROUND]}",
         )
         for r in missing.iter_rows(named=True)
     ]
 
     # One entry per player per round (the player's own entries).
     twice_own = (
-        rows.with_columns(first_line=pl.col(G_LINE).min().over(G_NO, G_ROUND))
-        .filter(pl.len().over(G_NO, G_ROUND) > 1)
-        .with_columns(rank=pl.col("_row").rank("ordinal").over(G_NO, G_ROUND))
+        rows.with_columns(first_line=pl.col(G.LINE).min().over(G.NO, G.ROUND))
+        .filter(pl.len().over(G.NO, G.ROUND) > 1)
+        .with_columns(rank=pl.col("_row").rank("ordinal").over(G.NO, G.ROUND))
         .filter(pl.col("rank") > 1)
-        .sort(G_LINE, G_ROUND)
+        .sort(G.LINE, G.ROUND)
     )
     problems += [
         ctx.problem(
-            r[G_LINE],
-            r[G_COLUMN],
+            r[G.LINE],
+            r[G.COLUMN],
             "twice-in-round",
-            f"expected one entry for {lab(r[G_NO])} in round {r[G_ROUND]}, got another "
+            f"expected one entry for {lab(r[G.NO])} in round {r[G.ROUND]}, got another "
             f"(first on line {r['first_line']})",
         )
         for r in twice_own.iter_rows(named=True)
     ]
-    single = rows.filter(pl.len().over(G_NO, G_ROUND) == 1)
+    single = rows.filter(pl.len().over(G.NO, G.ROUND) == 1)
 
     # Games to mirror: an opponent who exists, is not the player, and a game result code.
     claims = single.filter(
-        pl.col(G_OPP).is_not_null(),
-        pl.col(G_OPP) != pl.col(G_NO),
-        pl.col(G_OPP).is_in(player_lines[P_NO].implode()),
-        pl.col(G_CODE).is_in(list(MIRROR)),
+        pl.col(G.OPP).is_not_null(),
+        pl.col(G.OPP) != pl.col(G.NO),
+        pl.col(G.OPP).is_in(player_lines[P.NO].implode()),
+        pl.col(G.CODE).is_in(list(MIRROR)),
     )
     partner = single.select(
-        pl.col(G_ROUND),
-        pl.col(G_NO).alias("p_no"),
-        pl.col(G_OPP).alias("p_opp"),
-        pl.col(G_COLOUR).alias("p_colour"),
-        pl.col(G_CODE).alias("p_code"),
-        pl.col(G_LINE).alias("p_line"),
+        pl.col(G.ROUND),
+        pl.col(G.NO).alias("p_no"),
+        pl.col(G.OPP).alias("p_opp"),
+        pl.col(G.COLOUR).alias("p_colour"),
+        pl.col(G.CODE).alias("p_code"),
+        pl.col(G.LINE).alias("p_line"),
     )
     joined = (
-        claims.join(partner, left_on=[G_ROUND, G_OPP], right_on=[G_ROUND, "p_no"], how="left")
-        .join(player_lines, left_on=G_OPP, right_on=P_NO, how="left")
+        claims.join(partner, left_on=[G.ROUND, G.OPP], right_on=[G.ROUND, "p_no"], how="left")
+        .join(player_lines, left_on=G.OPP, right_on=P.NO, how="left")
         .with_columns(
-            claimants=pl.len().over(G_ROUND, G_OPP),
-            mutual=pl.col("p_opp").eq_missing(pl.col(G_NO)),
+            claimants=pl.len().over(G.ROUND, G.OPP),
+            mutual=pl.col("p_opp").eq_missing(pl.col(G.NO)),
         )
-        .sort(G_LINE, G_ROUND)
+        .sort(G.LINE, G.ROUND)
     )
 
     # Somebody claimed by two or more players in one round.
     crowded = joined.filter(pl.col("claimants") > 1, ~pl.col("mutual"))
     for r in crowded.iter_rows(named=True):
         others = joined.filter(
-            pl.col(G_ROUND) == r[G_ROUND], pl.col(G_OPP) == r[G_OPP], pl.col("_row") != r["_row"]
+            pl.col(G.ROUND) == r[G.ROUND], pl.col(G.OPP) == r[G.OPP], pl.col("_row") != r["_row"]
         )
         listed = " and ".join(
-            f"{lab(o[G_NO])} (line {o[G_LINE]})" for o in others.iter_rows(named=True)
+            f"{lab(o[G.NO])} (line {o[G.LINE]})" for o in others.iter_rows(named=True)
         )
         problems.append(
             ctx.problem(
-                r[G_LINE],
-                r[G_COLUMN],
+                r[G.LINE],
+                r[G.COLUMN],
                 "twice-in-round",
-                f"expected {lab(r[G_OPP])} to play once in round {r[G_ROUND]}, got a game "
-                f"against {lab(r[G_NO])} here and against {listed}",
+                f"expected {lab(r[G.OPP])} to play once in round {r[G.ROUND]}, got a game "
+                f"against {lab(r[G.NO])} here and against {listed}",
             )
         )
 
@@ -411,17 +391,17 @@ def check_pairings(ctx: EventContext, games: pl.DataFrame, players: pl.DataFrame
     lonely = joined.filter(pl.col("claimants") == 1, ~pl.col("mutual"))
     for r in lonely.iter_rows(named=True):
         if r["p_line"] is None:
-            got = f"no round-{r[G_ROUND]} entry on line {r['player_line']}"
+            got = f"no round-{r[G.ROUND]} entry on line {r['player_line']}"
         else:
             got = (
                 f"{_entry_text(r['p_opp'], r['p_colour'], r['p_code'], names)} (line {r['p_line']})"
             )
         problems.append(
             ctx.problem(
-                r[G_LINE],
-                r[G_COLUMN],
+                r[G.LINE],
+                r[G.COLUMN],
                 "unmirrored-game",
-                f"expected {lab(r[G_OPP])} to show round {r[G_ROUND]} against {lab(r[G_NO])}, "
+                f"expected {lab(r[G.OPP])} to show round {r[G.ROUND]} against {lab(r[G.NO])}, "
                 f"got {got}",
             )
         )
@@ -430,27 +410,27 @@ def check_pairings(ctx: EventContext, games: pl.DataFrame, players: pl.DataFrame
     # number (or on the only side whose code is a game result).
     mismatched = joined.filter(
         pl.col("mutual"),
-        (pl.col(G_NO) < pl.col(G_OPP)) | ~pl.col("p_code").is_in(list(MIRROR)),
+        (pl.col(G.NO) < pl.col(G.OPP)) | ~pl.col("p_code").is_in(list(MIRROR)),
         (
-            (pl.col("p_code") != pl.col(G_CODE).replace_strict(MIRROR, default=None))
-            & ~((pl.col(G_CODE) == DOUBLE_FORFEIT) & (pl.col("p_code") == DOUBLE_FORFEIT))
+            (pl.col("p_code") != pl.col(G.CODE).replace_strict(MIRROR, default=None))
+            & ~((pl.col(G.CODE) == DOUBLE_FORFEIT) & (pl.col("p_code") == DOUBLE_FORFEIT))
         )
         | (
-            pl.col(G_COLOUR).is_in(["w", "b"])
+            pl.col(G.COLOUR).is_in(["w", "b"])
             & pl.col("p_colour").is_in(["w", "b"])
-            & (pl.col(G_COLOUR) == pl.col("p_colour"))
+            & (pl.col(G.COLOUR) == pl.col("p_colour"))
         ),
     )
     for r in mismatched.iter_rows(named=True):
-        want_colour = OPPOSITE_COLOUR.get(r[G_COLOUR] or "", r["p_colour"])
-        want = _entry_text(r[G_NO], want_colour, MIRROR[r[G_CODE]], names)
+        want_colour = OPPOSITE_COLOUR.get(r[G.COLOUR] or "", r["p_colour"])
+        want = _entry_text(r[G.NO], want_colour, MIRROR[r[G.CODE]], names)
         got = _entry_text(r["p_opp"], r["p_colour"], r["p_code"], names)
         problems.append(
             ctx.problem(
-                r[G_LINE],
-                r[G_COLUMN],
+                r[G.LINE],
+                r[G.COLUMN],
                 "unmirrored-game",
-                f"expected line {r['p_line']} ({lab(r[G_OPP])}, round {r[G_ROUND]}) to mirror "
+                f"expected line {r['p_line']} ({lab(r[G.OPP])}, round {r[G.ROUND]}) to mirror "
                 f"this game with {want}, got {got}",
             )
         )

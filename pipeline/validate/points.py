@@ -11,17 +11,8 @@ import json
 import polars as pl
 
 from pipeline.errors import Problem, Severity
-from pipeline.validate_checks import (
-    G_CODE,
-    G_NO,
-    G_SCORE,
-    P_LINE,
-    P_NO,
-    P_POINTS,
-    EventContext,
-    fmt_points,
-    plural,
-)
+from pipeline.validate.checks import EventContext, fmt_points, plural
+from schemas.columns import G, P
 
 # Values of the codes under a scoring system given by (win, draw); bye codes vary.
 _WIN_CODES = ["1", "+", "W"]
@@ -102,24 +93,24 @@ def _explain(counts: dict[str, int], declared: float, scoring: dict[str, float])
 def check_points(ctx: EventContext, games: pl.DataFrame, players: pl.DataFrame) -> list[Problem]:
     """Declared points equal the sum of the results under 1/½/0; a difference that another
     scoring system explains (record 162, byes counted differently, 3/1/0) is a warning."""
-    declared = players.filter(pl.col(P_POINTS).is_not_null(), pl.len().over(P_NO) == 1)
+    declared = players.filter(pl.col(P.POINTS).is_not_null(), pl.len().over(P.NO) == 1)
     if declared.is_empty():
         return []
-    sums = games.group_by(G_NO).agg(pl.col(G_SCORE).sum().alias("results"))
+    sums = games.group_by(G.NO).agg(pl.col(G.SCORE).sum().alias("results"))
     checked = (
-        declared.join(sums, left_on=P_NO, right_on=G_NO, how="left")
+        declared.join(sums, left_on=P.NO, right_on=G.NO, how="left")
         .with_columns(pl.col("results").fill_null(0.0))
         .filter(
-            (pl.col(P_POINTS) * 100).round(0).cast(pl.Int64)
+            (pl.col(P.POINTS) * 100).round(0).cast(pl.Int64)
             != (pl.col("results") * 100).round(0).cast(pl.Int64)
         )
-        .sort(P_LINE)
+        .sort(P.LINE)
     )
     if checked.is_empty():
         return []
     codes = (
-        games.filter(pl.col(G_NO).is_in(checked[P_NO].implode()))
-        .group_by(G_NO, G_CODE)
+        games.filter(pl.col(G.NO).is_in(checked[P.NO].implode()))
+        .group_by(G.NO, G.CODE)
         .agg(pl.len().alias("n"))
     )
     by_player: dict[int, dict[str, int]] = {}
@@ -128,19 +119,19 @@ def check_points(ctx: EventContext, games: pl.DataFrame, players: pl.DataFrame) 
     scoring = parse_scoring(ctx.scoring)
     problems: list[Problem] = []
     for r in checked.iter_rows(named=True):
-        results, points = r["results"], r[P_POINTS]
+        results, points = r["results"], r[P.POINTS]
         head = (
             f"expected {plural(results, 'point')} (the sum of the results, 1/½/0), "
             f"got {fmt_points(points)} declared"
         )
-        why = _explain(by_player.get(r[P_NO], {}), points, scoring)
-        column = ctx.player_column(P_POINTS)
+        why = _explain(by_player.get(r[P.NO], {}), points, scoring)
+        column = ctx.player_column(P.POINTS)
         if why is None:
-            problems.append(ctx.problem(r[P_LINE], column, "points-mismatch", head))
+            problems.append(ctx.problem(r[P.LINE], column, "points-mismatch", head))
         else:
             problems.append(
                 ctx.problem(
-                    r[P_LINE],
+                    r[P.LINE],
                     column,
                     "points-other-scoring",
                     f"{head}; the declared points follow {why}",

@@ -19,26 +19,11 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.ingest.names import name_key_expr
-from schemas.registry import Registry
-
-LIST_RATING = {"standard": "rating", "rapid": "rapid_rating", "blitz": "blitz_rating"}
-LIST_GAMES = {"standard": "games", "rapid": "rapid_games", "blitz": "blitz_games"}
-LIST_K = {"standard": "k", "rapid": "rapid_k", "blitz": "blitz_k"}
-LIST_CAREER = {
-    "standard": "career_games",
-    "rapid": "rapid_career_games",
-    "blitz": "blitz_career_games",
-}
-LIST_EVER = {"standard": "ever_2400", "rapid": "rapid_ever_2400", "blitz": "blitz_ever_2400"}
-
-LIST_KEY = "list_key"
-RO_MONTH = "ro_month"  # the month ("YYYY-MM") of the start list an event is rated from
-R_ID = str(Registry.fideid)
-R_NAME = str(Registry.name)
-R_FED = str(Registry.country)
+from pipeline.rate import columns as c
+from schemas.columns import R
 
 _LONG: dict[str, pl.DataType] = {
-    LIST_KEY: pl.String(),
+    c.LIST_KEY: pl.String(),
     "list": pl.String(),
     "reg_rating": pl.Int64(),
     "reg_standard": pl.Int64(),
@@ -66,11 +51,11 @@ def person_key_expr(name: pl.Expr, federation: pl.Expr) -> pl.Expr:
 def list_key_expr(frame: pl.DataFrame | pl.LazyFrame) -> pl.Expr:
     """The key of each row of a registry frame (module docstring)."""
     return (
-        pl.when(pl.col(R_ID).is_not_null())
-        .then(pl.format("fide:{}", pl.col(R_ID)))
+        pl.when(pl.col(R.ID).is_not_null())
+        .then(pl.format("fide:{}", pl.col(R.ID)))
         .otherwise(
             person_key_expr(
-                _optional(frame, R_NAME, pl.String()), _optional(frame, R_FED, pl.String())
+                _optional(frame, R.NAME, pl.String()), _optional(frame, R.FED, pl.String())
             )
         )
     )
@@ -80,7 +65,7 @@ def covered_lists(registry: pl.DataFrame) -> list[str]:
     """The lists whose rating column the registry has with at least one value."""
     return [
         lst
-        for lst, column in LIST_RATING.items()
+        for lst, column in c.LIST_RATING.items()
         if column in registry.columns and registry[column].null_count() < registry.height
     ]
 
@@ -90,15 +75,15 @@ def _keyed(registry: pl.DataFrame, fide_ids: pl.Series, name_keys: pl.Series) ->
     by person key; a person key held by two rows without an ID is ambiguous and dropped."""
     reg = registry.lazy()
     by_id = reg.join(
-        pl.LazyFrame({R_ID: fide_ids.unique().drop_nulls().cast(pl.Int64)}), on=R_ID, how="semi"
-    ).with_columns(pl.format("fide:{}", pl.col(R_ID)).alias(LIST_KEY))
-    if registry[R_ID].null_count() == 0 or name_keys.len() == 0:
+        pl.LazyFrame({R.ID: fide_ids.unique().drop_nulls().cast(pl.Int64)}), on=R.ID, how="semi"
+    ).with_columns(pl.format("fide:{}", pl.col(R.ID)).alias(c.LIST_KEY))
+    if registry[R.ID].null_count() == 0 or name_keys.len() == 0:
         return by_id
     no_id = (
-        reg.filter(pl.col(R_ID).is_null())
-        .with_columns(list_key_expr(registry).alias(LIST_KEY))
-        .filter(pl.len().over(LIST_KEY) == 1)
-        .join(pl.LazyFrame({LIST_KEY: name_keys.unique()}), on=LIST_KEY, how="semi")
+        reg.filter(pl.col(R.ID).is_null())
+        .with_columns(list_key_expr(registry).alias(c.LIST_KEY))
+        .filter(pl.len().over(c.LIST_KEY) == 1)
+        .join(pl.LazyFrame({c.LIST_KEY: name_keys.unique()}), on=c.LIST_KEY, how="semi")
     )
     return pl.concat([by_id, no_id], how="vertical_relaxed")
 
@@ -115,16 +100,16 @@ def registry_long(
     reg = _keyed(registry, fide_ids, name_keys)
     standard = pl.lit(None, dtype=pl.Int64())
     if "standard" in covered:
-        standard = pl.col(LIST_RATING["standard"]).cast(pl.Int64)
+        standard = pl.col(c.LIST_RATING["standard"]).cast(pl.Int64)
     parts = [
         reg.select(
-            pl.col(LIST_KEY),
+            pl.col(c.LIST_KEY),
             pl.lit(lst).alias("list"),
-            pl.col(LIST_RATING[lst]).cast(pl.Int64).alias("reg_rating"),
+            pl.col(c.LIST_RATING[lst]).cast(pl.Int64).alias("reg_rating"),
             standard.alias("reg_standard"),
-            _optional(registry, LIST_K[lst], pl.Int64()).alias("reg_k"),
-            _optional(registry, LIST_CAREER[lst], pl.Int64()).alias("reg_career"),
-            _optional(registry, LIST_EVER[lst], pl.Boolean()).alias("reg_ever"),
+            _optional(registry, c.LIST_K[lst], pl.Int64()).alias("reg_k"),
+            _optional(registry, c.LIST_CAREER[lst], pl.Int64()).alias("reg_career"),
+            _optional(registry, c.LIST_EVER[lst], pl.Boolean()).alias("reg_ever"),
             _optional(registry, "birthday", pl.Int64()).alias("reg_birth_year"),
             _optional(registry, "title", pl.String()).alias("reg_title"),
             _optional(registry, "country", pl.String()).alias("reg_federation"),
@@ -136,9 +121,9 @@ def registry_long(
 
 
 _START: dict[str, pl.DataType] = {
-    LIST_KEY: pl.String(),
+    c.LIST_KEY: pl.String(),
     "list": pl.String(),
-    RO_MONTH: pl.String(),
+    c.RO_MONTH: pl.String(),
     "start_ro": pl.Int64(),
     "in_start": pl.Boolean(),
 }
@@ -150,32 +135,25 @@ def start_long(start_lists: pl.DataFrame | None) -> pl.DataFrame:
     rating for an unrated rapid or blitz player, as in the base list)."""
     if start_lists is None or start_lists.is_empty():
         return pl.DataFrame(schema=_START)
-    frame = start_lists.lazy().with_columns(list_key_expr(start_lists).alias(LIST_KEY))
-    standard = _optional(start_lists, LIST_RATING["standard"], pl.Int64())
+    frame = start_lists.lazy().with_columns(list_key_expr(start_lists).alias(c.LIST_KEY))
+    standard = _optional(start_lists, c.LIST_RATING["standard"], pl.Int64())
     parts = [
         frame.select(
-            pl.col(LIST_KEY),
+            pl.col(c.LIST_KEY),
             pl.lit(lst).alias("list"),
-            pl.col(RO_MONTH),
+            pl.col(c.RO_MONTH),
             pl.coalesce(
                 _optional(start_lists, column, pl.Int64()),
                 standard if lst != "standard" else pl.lit(None, dtype=pl.Int64()),
             ).alias("start_ro"),
             pl.lit(True).alias("in_start"),
         )
-        for lst, column in LIST_RATING.items()
+        for lst, column in c.LIST_RATING.items()
     ]
-    return pl.concat(parts).unique([LIST_KEY, "list", RO_MONTH], keep="first").collect()
+    return pl.concat(parts).unique([c.LIST_KEY, "list", c.RO_MONTH], keep="first").collect()
 
 
 __all__ = [
-    "LIST_CAREER",
-    "LIST_EVER",
-    "LIST_GAMES",
-    "LIST_K",
-    "LIST_KEY",
-    "LIST_RATING",
-    "RO_MONTH",
     "covered_lists",
     "list_key_expr",
     "person_key_expr",

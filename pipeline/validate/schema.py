@@ -17,7 +17,8 @@ import pandera.polars as pa
 import polars as pl
 
 from pipeline.errors import Location, Problem
-from pipeline.validate_checks import G_COLUMN, G_LINE, EventContext
+from pipeline.validate.checks import EventContext
+from schemas.columns import G
 from schemas.ingest import Events, Games
 
 # What a schema column holds, for messages, and the stable code of a bad value; codes
@@ -169,8 +170,8 @@ def schema_problems(
     for case in cases.iter_rows(named=True):
         name, index = str(case["column"]), int(case["index"])
         row = frame.row(index, named=True)
-        line = row.get(G_LINE) if model is not Events else None
-        column = row.get(G_COLUMN) if model is Games else ctx.player_column(name)
+        line = row.get(G.LINE) if model is not Events else None
+        column = row.get(G.COLUMN) if model is Games else ctx.player_column(name)
         got = case["failure_case"]
         problems.append(
             Problem(

@@ -1,5 +1,5 @@
 """Validation: the pandera models of schemas/ingest.py (all failures, mapped back to
-file:line:column) plus the cross-row checks of pipeline.validate_checks.
+file:line:column) plus the cross-row checks of pipeline.validate.checks.
 
 `validate_event` checks one event read by a reader; `check_against_registry` compares the
 players with a FIDE rating list; `validate_paths` is what `elo validate` runs.
@@ -15,23 +15,16 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from pipeline.errors import InputError, Location, Problem, Severity
-from pipeline.validate_checks import (
-    E_FILE,
-    P_FIDE,
-    P_LINE,
-    P_RATING,
+from pipeline.validate.checks import (
     EventContext,
     check_event_facts,
     check_pairings,
     check_players,
     with_columns_present,
 )
-from pipeline.validate_points import check_points
-from pipeline.validate_schema import (
-    ReaderContractError,
-    optional_types,
-    schema_problems,
-)
+from pipeline.validate.points import check_points
+from pipeline.validate.schema import ReaderContractError, optional_types, schema_problems
+from schemas.columns import E, P, R
 from schemas.ingest import Events, Games, Players
 from schemas.registry import Registry
 
@@ -46,9 +39,6 @@ _KINDS = {
     "crosstable-xlsx": "crosstable (XLSX)",
     "games-csv": "games CSV",
 }
-E_ID = str(Events.event_id)
-E_LIST = str(Events.list)
-R_ID = str(Registry.fideid)
 
 
 def validate_event(ev: EventData) -> list[Problem]:
@@ -96,8 +86,8 @@ def describe_event(ev: EventData) -> str:
     rounds = row.get(str(Events.rounds))
     if rounds:
         parts.append(f"{rounds} round{'' if rounds == 1 else 's'}")
-    if row.get(E_LIST):
-        parts.append(f"{row[E_LIST]} list")
+    if row.get(E.LIST):
+        parts.append(f"{row[E.LIST]} list")
     return ", ".join(parts)
 
 
@@ -112,20 +102,20 @@ def check_against_registry(
     events = with_columns_present(events, optional_types(Events))
     players = with_columns_present(players, optional_types(Players))
     reg = with_columns_present(registry, optional_types(Registry)).select(
-        pl.col(R_ID),
+        pl.col(R.ID),
         pl.col("rating").alias("reg_standard"),
         pl.col("rapid_rating").alias("reg_rapid"),
         pl.col("blitz_rating").alias("reg_blitz"),
     )
     joined = (
-        players.filter(pl.col(P_FIDE).is_not_null())
-        .join(events.select(E_ID, E_FILE, E_LIST, str(Events.source)), on=E_ID, how="left")
-        .join(reg, left_on=P_FIDE, right_on=R_ID, how="left")
+        players.filter(pl.col(P.FIDE).is_not_null())
+        .join(events.select(E.ID, E.FILE, E.LIST, str(Events.source)), on=E.ID, how="left")
+        .join(reg, left_on=P.FIDE, right_on=R.ID, how="left")
         .with_columns(
-            found=pl.col("reg_standard").is_not_null() | pl.col(P_FIDE).is_in(reg[R_ID].implode()),
-            expected=pl.when(pl.col(E_LIST) == "rapid")
+            found=pl.col("reg_standard").is_not_null() | pl.col(P.FIDE).is_in(reg[R.ID].implode()),
+            expected=pl.when(pl.col(E.LIST) == "rapid")
             .then(pl.col("reg_rapid"))
-            .when(pl.col(E_LIST) == "blitz")
+            .when(pl.col(E.LIST) == "blitz")
             .then(pl.col("reg_blitz"))
             .otherwise(pl.col("reg_standard")),
         )
@@ -134,26 +124,26 @@ def check_against_registry(
     # file shows nothing or the standard rating that stands in for it.
     stands_in = (
         pl.col("expected").is_null()
-        & (pl.col(E_LIST) != "standard")
-        & (pl.col(P_RATING).is_null() | (pl.col(P_RATING) == pl.col("reg_standard")))
+        & (pl.col(E.LIST) != "standard")
+        & (pl.col(P.RATING).is_null() | (pl.col(P.RATING) == pl.col("reg_standard")))
     )
     problems: list[Problem] = []  # an ID the list does not hold: pipeline.identity says so
     differs = joined.filter(
         pl.col("found"),
-        pl.col(E_LIST).is_not_null(),
-        ~pl.col(P_RATING).eq_missing(pl.col("expected")),
+        pl.col(E.LIST).is_not_null(),
+        ~pl.col(P.RATING).eq_missing(pl.col("expected")),
         ~stands_in.fill_null(False),
     )
     for r in differs.iter_rows(named=True):
         ctx = _row_context(r)
         want = r["expected"] if r["expected"] is not None else "unrated"
-        got = r[P_RATING] if r[P_RATING] is not None else "unrated"
+        got = r[P.RATING] if r[P.RATING] is not None else "unrated"
         problems.append(
             ctx.problem(
-                r[P_LINE],
-                ctx.player_column(P_RATING),
+                r[P.LINE],
+                ctx.player_column(P.RATING),
                 "rating-differs",
-                f"expected the rating list's {want} ({r[E_LIST]}) for FIDE ID {r[P_FIDE]}, "
+                f"expected the rating list's {want} ({r[E.LIST]}) for FIDE ID {r[P.FIDE]}, "
                 f"got {got}; the rating list's value is used",
                 Severity.WARNING,
             )
@@ -163,9 +153,9 @@ def check_against_registry(
 
 def _row_context(row: dict[str, Any]) -> EventContext:
     return EventContext(
-        file=str(row.get(E_FILE) or ""),
+        file=str(row.get(E.FILE) or ""),
         source=str(row.get(str(Events.source)) or ""),
-        list=row.get(E_LIST),
+        list=row.get(E.LIST),
         start_date=None,
         end_date=None,
         rounds=None,
@@ -225,7 +215,7 @@ class ValidationReport:
 def _check_duplicates(report: ValidationReport) -> None:
     """The same event given twice is an error of the second file (of the files that are
     valid otherwise: an invalid copy is reported for its own errors)."""
-    from pipeline.validate_duplicates import duplicate_events, file_digest
+    from pipeline.validate.duplicates import duplicate_events, file_digest
 
     digests = {entry.file: file_digest(Path(entry.file)) for entry in report.files}
     bad = {entry.file for entry in report.files if any(p.is_error for p in entry.problems)}

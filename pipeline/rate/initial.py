@@ -16,17 +16,13 @@ from __future__ import annotations
 
 import polars as pl
 
-from pipeline.rate_classify import E_ID, E_LIST, EV_ORDER, KEY, OPP_RO, REASON, SCORE_H
+from pipeline.rate import columns as c
 from pipeline.rules.tables import DP_BY_P
 from pipeline.rules.vector import initial_rating_expr
+from schemas.columns import E
 
 _DP = pl.Series("dp", DP_BY_P, dtype=pl.Int64)
 HYPOTHETICAL = 1800  # the two hypothetical opponents of the 2024 method
-
-N_INITIAL = "initial_games"
-SCORE_INITIAL = "initial_score_h"
-OPP_SUM = "opponent_sum"
-COUNTS = "counts_initial"  # a player-unrated game that counts toward Ru
 
 
 def _half_away(num: pl.Expr, den: pl.Expr) -> pl.Expr:
@@ -47,38 +43,38 @@ def initial_ratings(
     event_id). `prior` has the columns player_key, list, event_id, event_order (below
     every event of the period), score_h and opponent_ro.
     """
-    rows = games.filter(pl.col(REASON) == "player-unrated").select(
-        KEY, E_LIST, E_ID, EV_ORDER, SCORE_H, OPP_RO
+    rows = games.filter(pl.col(c.REASON) == "player-unrated").select(
+        c.KEY, E.LIST, E.ID, c.EV_ORDER, c.SCORE_H, c.OPP_RO
     )
     if prior is not None and prior.height:
         rows = pl.concat([prior.select(rows.columns), rows], how="vertical_relaxed")
     per_event = (
-        rows.group_by(KEY, E_LIST, E_ID)
+        rows.group_by(c.KEY, E.LIST, E.ID)
         .agg(
             pl.len().alias("n"),
-            pl.col(SCORE_H).sum().alias("w"),
-            pl.col(OPP_RO).sum().alias("s"),
-            pl.col(EV_ORDER).first(),
+            pl.col(c.SCORE_H).sum().alias("w"),
+            pl.col(c.OPP_RO).sum().alias("s"),
+            pl.col(c.EV_ORDER).first(),
         )
         .with_columns(
-            first=pl.col(EV_ORDER) == pl.col(EV_ORDER).min().over(KEY, E_LIST),
+            first=pl.col(c.EV_ORDER) == pl.col(c.EV_ORDER).min().over(c.KEY, E.LIST),
         )
     )
     disregard = pl.col("first") & (pl.col("w") == 0)
-    dropped = per_event.filter(disregard).select(KEY, E_LIST, E_ID)
+    dropped = per_event.filter(disregard).select(c.KEY, E.LIST, E.ID)
     pooled = (
         per_event.filter(~disregard)
-        .group_by(KEY, E_LIST)
+        .group_by(c.KEY, E.LIST)
         .agg(
-            pl.col("n").sum().cast(pl.Int64).alias(N_INITIAL),
-            pl.col("w").sum().alias(SCORE_INITIAL),
-            pl.col("s").sum().alias(OPP_SUM),
+            pl.col("n").sum().cast(pl.Int64).alias(c.N_INITIAL),
+            pl.col("w").sum().alias(c.SCORE_INITIAL),
+            pl.col("s").sum().alias(c.OPP_SUM),
         )
-        .join(period_rules, on=E_LIST, how="left")
+        .join(period_rules, on=E.LIST, how="left")
     )
-    n = pl.col(N_INITIAL)
-    w = pl.col(SCORE_INITIAL)
-    s = pl.col(OPP_SUM)
+    n = pl.col(c.N_INITIAL)
+    w = pl.col(c.SCORE_INITIAL)
+    s = pl.col(c.OPP_SUM)
     is_2024 = pl.col("rs_initial_method") == "2024"
     enough = n >= pl.col("rs_initial_min_games")
     # Ra and p to two decimals (hundredths, half away), p exact in hundredths as FIDE's.
@@ -100,5 +96,5 @@ def initial_ratings(
         pl.when(enough).then((p_h / 100).round(2)).alias("p"),
         pl.when(enough).then(dp).alias("dp"),
     )
-    keep = [KEY, E_LIST, N_INITIAL, SCORE_INITIAL, OPP_SUM, "initial_value"]
+    keep = [c.KEY, E.LIST, c.N_INITIAL, c.SCORE_INITIAL, c.OPP_SUM, "initial_value"]
     return pooled.select(*keep, "initial_published", "ra", "p", "dp"), dropped

@@ -2,12 +2,12 @@
 rating list out (fide-rules.md §1-§6). Pure and vectorized with polars; the only Python
 loops are over events (choosing rule sets) and over warnings.
 
-Stages: `_event_rules` (rule set per event) -> `rate_classify.resolve_players` (identity,
-Ro, K inputs) -> `rate_classify.classify_games` (reason, D, D used, PD, ΔR per game entry)
--> `rate_initial.initial_ratings` (unrated players) -> `_rated_players` (K, 700 rule,
+Stages: `_event_rules` (rule set per event) -> `classify.resolve_players` (identity,
+Ro, K inputs) -> `classify.classify_games` (reason, D, D used, PD, ΔR per game entry)
+-> `initial.initial_ratings` (unrated players) -> `_rated_players` (K, 700 rule,
 rounding) -> the output frames.
 
-Choices (see also rate_classify and rate_initial):
+Choices (see also classify and initial):
 - Rule sets: each event uses the rules of its start date; `RateOptions.rules_date`
   overrides every event; an event without a date uses `today` with a ``no-start-date``
   warning. K, the 700 rule, the floor and initial ratings use the rules in force on the
@@ -17,7 +17,7 @@ Choices (see also rate_classify and rate_initial):
   month. Its year is the "list year" of the junior K test.
 - Lists: the registry is the base list (rating before the period, K); `start_lists`
   (a chain's lists of earlier months, with RO_MONTH) give Ro of an event that started
-  in an earlier month (`pipeline.rate_lists`).
+  in an earlier month (`pipeline.rate.lists`).
 - Initial ratings pool the period's games with `pending` (earlier periods' games of
   unrated players, pipeline.period.pending) over at most 26 months.
 - Rounding: ``period`` (default) rounds K x ΣΔR once per player and list; ``tournament``
@@ -39,45 +39,10 @@ from pipeline.errors import Location, Problem, Severity
 from pipeline.period.calendar import first_day, period_of
 from pipeline.period.pending import empty as pending_empty
 from pipeline.period.pending import in_window, pending_after, prior_rows
-from pipeline.rate_checks import declared_problems
-from pipeline.rate_classify import (
-    BASE_RO,
-    CAREER,
-    DELTA_H,
-    E_FILE,
-    E_ID,
-    E_LIST,
-    EV_ORDER,
-    EVER_2400,
-    G_CODE,
-    G_COLUMN,
-    G_LINE,
-    G_NO,
-    G_OPP,
-    G_ROUND,
-    G_SCORE,
-    GIVEN_K,
-    KEY,
-    OPP_KEY,
-    OPP_RO,
-    P_BIRTH,
-    P_FED,
-    P_FIDE,
-    P_LINE,
-    P_NAME,
-    P_NO,
-    P_TITLE,
-    PD_H,
-    RATED,
-    REASON,
-    RO,
-    RO_SOURCE,
-    SCORE_H,
-    classify_games,
-    resolve_players,
-)
-from pipeline.rate_initial import COUNTS, N_INITIAL, SCORE_INITIAL, initial_ratings
-from pipeline.rate_lists import RO_MONTH
+from pipeline.rate import columns as c
+from pipeline.rate.checks import declared_problems
+from pipeline.rate.classify import classify_games, resolve_players
+from pipeline.rate.initial import initial_ratings
 from pipeline.rules.ruleset import LISTS, RuleSet, ruleset_for
 from pipeline.rules.vector import (
     derive_k_expr,
@@ -85,11 +50,9 @@ from pipeline.rules.vector import (
     round_half_away_expr,
     ruleset_frame,
 )
-from schemas.ingest import Events
+from schemas.columns import E, G, P
 from schemas.output import GAMES_COLUMNS, RATINGS_COLUMNS
 
-E_START = str(Events.start_date)
-E_END = str(Events.end_date)
 ROUNDINGS = ("period", "tournament")
 RESULT_SHOWN = {"=": "½"}  # games.csv `result`: the TRF code, a draw shown as ½
 
@@ -122,7 +85,7 @@ def period_start(events: pl.DataFrame, options: RateOptions) -> dt.date:
     """The first day of the rating period (see the module docstring)."""
     if options.period is not None:
         return first_day(options.period)
-    dated = [pl.col(name) for name in (E_END, E_START) if name in events.columns]
+    dated = [pl.col(name) for name in (E.END, E.START) if name in events.columns]
     latest = events.select(pl.coalesce(*dated).max()).item() if dated else None
     if isinstance(latest, dt.date):
         return first_day(period_of(latest))
@@ -131,15 +94,15 @@ def period_start(events: pl.DataFrame, options: RateOptions) -> dt.date:
 
 def _event_rules(events: pl.DataFrame, options: RateOptions) -> tuple[pl.DataFrame, list[Problem]]:
     """The events with `event_order`, `rule_set`, `rules_date` and the ``rs_`` columns."""
-    if E_START not in events.columns:
-        events = events.with_columns(pl.lit(None, dtype=pl.Date()).alias(E_START))
+    if E.START not in events.columns:
+        events = events.with_columns(pl.lit(None, dtype=pl.Date()).alias(E.START))
     problems: list[Problem] = []
     dates: list[dt.date] = []
     chosen: dict[str, RuleSet] = {}
     names: list[str] = []
-    ends = events[E_END] if E_END in events.columns else pl.Series([None] * events.height)
+    ends = events[E.END] if E.END in events.columns else pl.Series([None] * events.height)
     for file, list_, start, end in zip(
-        events[E_FILE], events[E_LIST], events[E_START], ends, strict=True
+        events[E.FILE], events[E.LIST], events[E.START], ends, strict=True
     ):
         if list_ is None:
             raise ValueError(f"{file}: the event's rating list must be set before rating")
@@ -170,8 +133,8 @@ def _event_rules(events: pl.DataFrame, options: RateOptions) -> tuple[pl.DataFra
             pl.Series("rules_date", dates, dtype=pl.Date()),
             pl.int_range(pl.len(), dtype=pl.Int64).alias("_input_order"),
         )
-        .sort(E_START, "_input_order", nulls_last=True)
-        .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(EV_ORDER))
+        .sort(E.START, "_input_order", nulls_last=True)
+        .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(c.EV_ORDER))
         .sort("_input_order")
         .drop("_input_order")
     )
@@ -184,28 +147,28 @@ def _period_rules(start: dt.date, options: RateOptions) -> pl.DataFrame:
     """One row per list: `list` and the ``rs_`` columns of K / floor / initial ratings."""
     on = options.rules_date or start
     rulesets = [ruleset_for(on, lst) for lst in LISTS]
-    return ruleset_frame(rulesets).with_columns(pl.col("rs_list").alias(E_LIST))
+    return ruleset_frame(rulesets).with_columns(pl.col("rs_list").alias(E.LIST))
 
 
 def _roster(entries: pl.DataFrame) -> pl.DataFrame:
     """One row per (player_key, list): the player's facts from their first entry."""
     return (
-        entries.sort(EV_ORDER, P_NO)
-        .group_by(KEY, E_LIST, maintain_order=True)
+        entries.sort(c.EV_ORDER, P.NO)
+        .group_by(c.KEY, E.LIST, maintain_order=True)
         .agg(
-            pl.col(P_FIDE).first(),
-            pl.col(P_NAME).first(),
-            pl.col(P_FED).first(),
-            pl.col(P_TITLE).first(),
-            pl.col(P_BIRTH).first(),
-            pl.coalesce(BASE_RO, RO).first().alias(RO),
-            pl.col(RO_SOURCE).first(),
-            pl.col(CAREER).first(),
-            pl.col(GIVEN_K).first(),
-            pl.col(EVER_2400).first(),
-            pl.col(E_FILE).first(),
-            pl.col(P_LINE).first(),
-            pl.col(E_ID).n_unique().cast(pl.Int64).alias("events"),
+            pl.col(P.FIDE).first(),
+            pl.col(P.NAME).first(),
+            pl.col(P.FED).first(),
+            pl.col(P.TITLE).first(),
+            pl.col(P.BIRTH).first(),
+            pl.coalesce(c.BASE_RO, c.RO).first().alias(c.RO),
+            pl.col(c.RO_SOURCE).first(),
+            pl.col(c.CAREER).first(),
+            pl.col(c.GIVEN_K).first(),
+            pl.col(c.EVER_2400).first(),
+            pl.col(E.FILE).first(),
+            pl.col(P.LINE).first(),
+            pl.col(E.ID).n_unique().cast(pl.Int64).alias("events"),
         )
     )
 
@@ -218,25 +181,25 @@ def _rated_players(
     rounding: str,
 ) -> pl.DataFrame:
     """K, n, Σscore, ΣPD, ΣΔR, K x ΣΔR and the rounded change per rated player."""
-    rated = games.filter(pl.col(RATED))
-    totals = rated.group_by(KEY, E_LIST).agg(
+    rated = games.filter(pl.col(c.RATED))
+    totals = rated.group_by(c.KEY, E.LIST).agg(
         pl.len().cast(pl.Int64).alias("n"),
-        pl.col(SCORE_H).sum().alias("score_sum"),
-        pl.col(PD_H).sum().alias("expected_sum"),
-        pl.col(DELTA_H).sum().alias("sum_delta"),
+        pl.col(c.SCORE_H).sum().alias("score_sum"),
+        pl.col(c.PD_H).sum().alias("expected_sum"),
+        pl.col(c.DELTA_H).sum().alias("sum_delta"),
     )
     k0 = derive_k_expr(
-        rating=pl.col(RO),
-        career_games=pl.col(CAREER),
-        birth_year=pl.col(P_BIRTH),
+        rating=pl.col(c.RO),
+        career_games=pl.col(c.CAREER),
+        birth_year=pl.col(P.BIRTH),
         period_year=pl.lit(period_year, dtype=pl.Int64()),
-        ever_2400=pl.col(EVER_2400),
-        given_k=pl.col(GIVEN_K),
+        ever_2400=pl.col(c.EVER_2400),
+        given_k=pl.col(c.GIVEN_K),
     )
     players = (
-        roster.filter(pl.col(RO).is_not_null())
-        .join(period_rules, on=E_LIST, how="left")
-        .join(totals, on=[KEY, E_LIST], how="left")
+        roster.filter(pl.col(c.RO).is_not_null())
+        .join(period_rules, on=E.LIST, how="left")
+        .join(totals, on=[c.KEY, E.LIST], how="left")
         .with_columns(pl.col("n", "score_sum", "expected_sum", "sum_delta").fill_null(0))
         .with_columns(k0.alias("k_base"))
         .with_columns(
@@ -249,24 +212,24 @@ def _rated_players(
         .with_columns((pl.col("k") * pl.col("sum_delta")).alias("change_h"))
     )
     if rounding == "tournament":
-        per_event = rated.group_by(KEY, E_LIST, E_ID).agg(
-            pl.col(DELTA_H).sum().alias("sum_delta_event")
+        per_event = rated.group_by(c.KEY, E.LIST, E.ID).agg(
+            pl.col(c.DELTA_H).sum().alias("sum_delta_event")
         )
         by_event = (
-            per_event.join(players.select(KEY, E_LIST, "k"), on=[KEY, E_LIST], how="inner")
-            .group_by(KEY, E_LIST)
+            per_event.join(players.select(c.KEY, E.LIST, "k"), on=[c.KEY, E.LIST], how="inner")
+            .group_by(c.KEY, E.LIST)
             .agg(
                 round_half_away_expr(pl.col("k") * pl.col("sum_delta_event")).sum().alias("change")
             )
         )
-        players = players.join(by_event, on=[KEY, E_LIST], how="left").with_columns(
+        players = players.join(by_event, on=[c.KEY, E.LIST], how="left").with_columns(
             pl.col("change").fill_null(0).cast(pl.Int64)
         )
     else:
         players = players.with_columns(round_half_away_expr(pl.col("change_h")).alias("change"))
     return players.select(
-        KEY,
-        E_LIST,
+        c.KEY,
+        E.LIST,
         "k",
         "n",
         "score_sum",
@@ -288,8 +251,10 @@ def _hundredths(name: str) -> pl.Expr:
 def _ratings_frame(
     roster: pl.DataFrame, rated: pl.DataFrame, initial: pl.DataFrame
 ) -> pl.DataFrame:
-    r = roster.join(rated, on=[KEY, E_LIST], how="left").join(initial, on=[KEY, E_LIST], how="left")
-    is_rated = pl.col(RO).is_not_null()
+    r = roster.join(rated, on=[c.KEY, E.LIST], how="left").join(
+        initial, on=[c.KEY, E.LIST], how="left"
+    )
+    is_rated = pl.col(c.RO).is_not_null()
     published = pl.col("initial_published").fill_null(False)
     status = (
         pl.when(is_rated & (pl.col("n") > 0))
@@ -302,21 +267,21 @@ def _ratings_frame(
     )
     rating_after = (
         pl.when(is_rated)
-        .then(pl.col(RO) + pl.col("change"))
+        .then(pl.col(c.RO) + pl.col("change"))
         .when(published)
         .then(pl.col("initial_value"))
         .cast(pl.Int64)
     )
     r = r.with_columns(
         status.alias("status"),
-        pl.col(RO).alias("rating_before"),
+        pl.col(c.RO).alias("rating_before"),
         pl.when(is_rated)
         .then(pl.col("n"))
-        .otherwise(pl.col(N_INITIAL).fill_null(0))
+        .otherwise(pl.col(c.N_INITIAL).fill_null(0))
         .alias("games"),
         pl.when(is_rated)
         .then(_hundredths("score_sum"))
-        .otherwise(_hundredths(SCORE_INITIAL).fill_null(0.0))
+        .otherwise(_hundredths(c.SCORE_INITIAL).fill_null(0.0))
         .alias("score"),
         _hundredths("expected_sum").alias("expected"),
         _hundredths("change_h").alias("change_unrounded"),
@@ -330,75 +295,87 @@ def _ratings_frame(
         pl.col("change").cast(pl.Int64),
         pl.col("k").cast(pl.Int64),
     )
-    list_rank = pl.col(E_LIST).replace_strict(
+    list_rank = pl.col(E.LIST).replace_strict(
         {lst: i for i, lst in enumerate(LISTS)}, return_dtype=pl.Int64
     )
     extras = [
-        KEY,
-        P_TITLE,
+        c.KEY,
+        P.TITLE,
         "sum_delta",
         "events",
-        RO_SOURCE,
-        P_BIRTH,
+        c.RO_SOURCE,
+        P.BIRTH,
         "initial_value",
         "ra",
         "p",
         "dp",
         "below_floor",
-        E_FILE,
-        P_LINE,
+        E.FILE,
+        P.LINE,
     ]
-    return r.sort(list_rank, pl.col(P_NAME), pl.col(KEY)).select(*RATINGS_COLUMNS, *extras)
+    return r.sort(list_rank, pl.col(P.NAME), pl.col(c.KEY)).select(*RATINGS_COLUMNS, *extras)
 
 
 def _games_frame(games: pl.DataFrame, rated: pl.DataFrame) -> pl.DataFrame:
-    g = games.join(rated.select(KEY, E_LIST, "k"), on=[KEY, E_LIST], how="left")
-    code = pl.col(G_CODE)
+    g = games.join(rated.select(c.KEY, E.LIST, "k"), on=[c.KEY, E.LIST], how="left")
+    code = pl.col(G.CODE)
     g = g.with_columns(
         code.replace(RESULT_SHOWN).alias("result"),
-        pl.col(G_SCORE).cast(pl.Float64).alias("score"),
-        pl.col(RO).alias("rating"),
-        pl.col(OPP_RO).alias("opponent_rating"),
-        _hundredths(PD_H).alias("expected"),
-        _hundredths(DELTA_H).alias("delta"),
-        pl.when(pl.col(RATED)).then(pl.col("k") * pl.col(DELTA_H)).alias("k_delta"),
+        pl.col(G.SCORE).cast(pl.Float64).alias("score"),
+        pl.col(c.RO).alias("rating"),
+        pl.col(c.OPP_RO).alias("opponent_rating"),
+        _hundredths(c.PD_H).alias("expected"),
+        _hundredths(c.DELTA_H).alias("delta"),
+        pl.when(pl.col(c.RATED)).then(pl.col("k") * pl.col(c.DELTA_H)).alias("k_delta"),
     )
     g = g.with_columns(_hundredths("k_delta").alias("k_delta"))
-    extras = [E_ID, G_NO, G_OPP, KEY, OPP_KEY, G_CODE, "k", "k_delta", COUNTS, G_LINE, G_COLUMN]
-    return g.sort(EV_ORDER, G_ROUND, G_NO).select(*GAMES_COLUMNS, *extras)
+    extras = [
+        E.ID,
+        G.NO,
+        G.OPP,
+        c.KEY,
+        c.OPP_KEY,
+        G.CODE,
+        "k",
+        "k_delta",
+        c.COUNTS,
+        G.LINE,
+        G.COLUMN,
+    ]
+    return g.sort(c.EV_ORDER, G.ROUND, G.NO).select(*GAMES_COLUMNS, *extras)
 
 
 def _events_frame(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
-    rated = games.filter(pl.col(RATED))
+    rated = games.filter(pl.col(c.RATED))
     pair = [
-        E_ID,
-        G_ROUND,
-        pl.min_horizontal(G_NO, G_OPP).alias("_a"),
-        pl.max_horizontal(G_NO, G_OPP).alias("_b"),
+        E.ID,
+        G.ROUND,
+        pl.min_horizontal(G.NO, G.OPP).alias("_a"),
+        pl.max_horizontal(G.NO, G.OPP).alias("_b"),
     ]
     counts = (
         rated.select(pair)
-        .group_by(E_ID)
-        .agg(pl.struct("_a", "_b", G_ROUND).n_unique().cast(pl.Int64).alias("rated_games"))
+        .group_by(E.ID)
+        .agg(pl.struct("_a", "_b", G.ROUND).n_unique().cast(pl.Int64).alias("rated_games"))
         .join(
-            rated.group_by(E_ID).agg(pl.len().cast(pl.Int64).alias("rated_entries")),
-            on=E_ID,
+            rated.group_by(E.ID).agg(pl.len().cast(pl.Int64).alias("rated_entries")),
+            on=E.ID,
             how="left",
         )
     )
-    out = events.join(counts, on=E_ID, how="left").with_columns(
+    out = events.join(counts, on=E.ID, how="left").with_columns(
         pl.col("rated_games", "rated_entries").fill_null(0)
     )
-    return out.sort(EV_ORDER).select(pl.exclude("^rs_.*$"))
+    return out.sort(c.EV_ORDER).select(pl.exclude("^rs_.*$"))
 
 
 def _floor_problems(ratings: pl.DataFrame) -> list[Problem]:
     rows = ratings.filter(pl.col("below_floor"))
     return [
         Problem(
-            Location(r[E_FILE], r[P_LINE]),
+            Location(r[E.FILE], r[P.LINE]),
             "below-floor",
-            f"{r[P_NAME]} ({r['list']}): rating after the period {r['rating_after']} is below "
+            f"{r[P.NAME]} ({r['list']}): rating after the period {r['rating_after']} is below "
             "the floor; FIDE lists the player as unrated from the next list",
             Severity.WARNING,
         )
@@ -408,12 +385,12 @@ def _floor_problems(ratings: pl.DataFrame) -> list[Problem]:
 
 def _no_id_problems(ratings: pl.DataFrame) -> list[Problem]:
     """An initial rating is published only for a registered player: say who needs an ID."""
-    rows = ratings.filter((pl.col("status") == "initial") & pl.col(P_FIDE).is_null())
+    rows = ratings.filter((pl.col("status") == "initial") & pl.col(P.FIDE).is_null())
     return [
         Problem(
-            Location(r[E_FILE], r[P_LINE]),
+            Location(r[E.FILE], r[P.LINE]),
             "initial-without-fide-id",
-            f"expected a FIDE ID for {r[P_NAME]} ({r['list']}), who qualifies for an initial "
+            f"expected a FIDE ID for {r[P.NAME]} ({r['list']}), who qualifies for an initial "
             f"rating of {r['rating_after']}, got none: FIDE publishes it once the player is "
             "registered",
             Severity.WARNING,
@@ -435,7 +412,7 @@ def rate_period(
 
     Inputs are the concatenated frames of every event (schemas.ingest), each event's
     `list` set; `registry` follows schemas.registry and is the base list; `start_lists`
-    are earlier months' lists (registry rows plus RO_MONTH, pipeline.rate_lists);
+    are earlier months' lists (registry rows plus RO_MONTH, pipeline.rate.lists);
     `pending` the pool of earlier periods (pipeline.period.pending). Returns the games
     and ratings frames (contract columns first), the events with their rule sets, the
     warnings and the pool after the period.
@@ -454,9 +431,9 @@ def rate_period(
     prior = prior_rows(window, period)
     initial, dropped = initial_ratings(classified, period_rules, prior)
     classified = classified.join(
-        dropped.with_columns(pl.lit(False).alias("_dropped")), on=[KEY, E_LIST, E_ID], how="left"
+        dropped.with_columns(pl.lit(False).alias("_dropped")), on=[c.KEY, E.LIST, E.ID], how="left"
     ).with_columns(
-        ((pl.col(REASON) == "player-unrated") & pl.col("_dropped").is_null()).alias(COUNTS)
+        ((pl.col(c.REASON) == "player-unrated") & pl.col("_dropped").is_null()).alias(c.COUNTS)
     )
     roster = _roster(entries)
     rated = _rated_players(roster, classified, period_rules, start.year, options.rounding)
@@ -480,10 +457,10 @@ def _start_months(
 ) -> pl.DataFrame:
     """RO_MONTH for the events that started before the period's month and whose start
     list is known (`start_lists`); null for the others (rated from the base list)."""
-    months = [] if start_lists is None else start_lists[RO_MONTH].unique().to_list()
-    started = pl.col(E_START).dt.strftime("%Y-%m")
+    months = [] if start_lists is None else start_lists[c.RO_MONTH].unique().to_list()
+    started = pl.col(E.START).dt.strftime("%Y-%m")
     return events.with_columns(
-        pl.when(started.is_in(months) & (started < period)).then(started).alias(RO_MONTH)
+        pl.when(started.is_in(months) & (started < period)).then(started).alias(c.RO_MONTH)
     )
 
 

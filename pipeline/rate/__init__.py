@@ -1,0 +1,15 @@
+"""The rating stage: every event of a period in, each player's change per list out.
+
+engine.py    rate_period: the period computation (RateOptions, RateResult)
+classify.py  who is who (Ro, K inputs) and which games count
+initial.py   initial ratings of unrated players, pooled across periods
+lists.py     the base and start lists an entry is rated from
+checks.py    the files' declared K and changes cross-checked
+columns.py   the stage's own column names (`c.KEY`, `c.RO`, ...)
+"""
+
+from __future__ import annotations
+
+from pipeline.rate.engine import RateOptions, RateResult, period_start, rate_period
+
+__all__ = ["RateOptions", "RateResult", "period_start", "rate_period"]

@@ -1,0 +1,31 @@
+"""The validation stage: every problem of every file, at its file, line and column.
+
+files.py       check_event / validate_event (one event), validate_paths (files and
+               folders, as `elo validate`), describe_event, check_against_registry
+schema.py      the pandera models applied, problems mapped back to lines
+checks.py      cross-row checks (pairings mirrored, rounds, dates, ...)
+points.py      the declared points against the results
+duplicates.py  the same event given twice
+"""
+
+from __future__ import annotations
+
+from pipeline.validate.files import (
+    FileReport,
+    ValidationReport,
+    check_against_registry,
+    check_event,
+    describe_event,
+    validate_event,
+    validate_paths,
+)
+
+__all__ = [
+    "FileReport",
+    "ValidationReport",
+    "check_against_registry",
+    "check_event",
+    "describe_event",
+    "validate_event",
+    "validate_paths",
+]
