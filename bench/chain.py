@@ -16,16 +16,21 @@ run. Target: a month in the chain costs no more than the single run of the same 
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
-from bench.pipeline import EVENTS, PLAYERS_PER_EVENT, REGISTRY_PLAYERS, _event_text, _pool
+from bench.pipeline import (
+    EVENTS,
+    PLAYERS_PER_EVENT,
+    REGISTRY_PLAYERS,
+    _event_text,
+    _pool,
+    run_child,
+)
 
 MONTHS = ["2026/09", "2026/10", "2026/11"]
 
@@ -65,18 +70,6 @@ def _write(folder: Path) -> None:
             (events / f"event{number:04d}.trf").write_text(text, encoding="utf-8")
 
 
-def _child(folder: Path, mode: str, root: Path) -> dict[str, Any]:
-    done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(folder), mode],
-        check=True,
-        capture_output=True,
-        text=True,
-        cwd=root,
-    )
-    data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
-    return data
-
-
 def main() -> None:
     root = Path(__file__).resolve().parent.parent
     with tempfile.TemporaryDirectory(prefix="elo-bench-chain-") as tmp:
@@ -95,8 +88,8 @@ def main() -> None:
             f"list in {time.perf_counter() - started:.1f} s",
             flush=True,
         )
-        chain = _child(folder, "chain", root)
-        single = _child(folder, "single", root)
+        chain = run_child(_CHILD, root, str(folder), "chain")
+        single = run_child(_CHILD, root, str(folder), "single")
         same = all(
             (folder / "out-chain" / "2026-11" / name).read_bytes()
             == (folder / "out-single" / name).read_bytes()

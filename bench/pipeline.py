@@ -218,9 +218,11 @@ print(json.dumps({"wall": wall, "timings": outcome.timings, "peaks": outcome.pea
 """
 
 
-def _child(folder: Path, events: str, root: Path) -> dict[str, Any]:
+def run_child(code: str, root: Path, *args: str) -> dict[str, Any]:
+    """Run `code` in a fresh interpreter (its own peak memory); its last stdout line is
+    the JSON it reports."""
     done = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(folder), events],
+        [sys.executable, "-c", code, *args],
         check=True,
         capture_output=True,
         text=True,
@@ -254,8 +256,8 @@ def main() -> None:
             f"{REGISTRY_PLAYERS:,}-player list in {time.perf_counter() - started:.1f} s",
             flush=True,
         )
-        data = _child(folder, "events", root)
-        half = _child(folder, "stripped", root)
+        data = run_child(_CHILD, root, str(folder), "events")
+        half = run_child(_CHILD, root, str(folder), "stripped")
     print(f"exit code {data['exit']}; {data['game_rows']:,} game rows, {data['players']:,} players")
     print(f"{'':<10} {'all FIDE IDs':>17}   {'half stripped':>17}")
     print(f"{'stage':<10} {'seconds':>8} {'peak MB':>8}   {'seconds':>8} {'peak MB':>8}")

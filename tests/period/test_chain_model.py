@@ -26,8 +26,9 @@ import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.rules.tables import DP_BY_P, PD_TABLE
+from pipeline.rules.tables import DP_BY_P
 from tests.period.builders import Ev, P, read_rows, round_robin, write_event, write_registry
+from tests.rate.test_rate_model import half_away, pd
 
 MONTHS = [(2024, 11), (2024, 12), (2025, 1), (2025, 2), (2025, 3)]
 SCORE = {
@@ -38,18 +39,6 @@ SCORE = {
     "-": Fraction(0),
 }
 MIRROR = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
-
-
-def half_away(x: Fraction) -> int:
-    whole = (2 * abs(x.numerator) + x.denominator) // (2 * x.denominator)
-    return whole if x >= 0 else -whole
-
-
-def pd(d: int) -> Fraction:
-    for low, high, h, low_pd in PD_TABLE:
-        if low <= abs(d) and (high is None or abs(d) <= high):
-            return Fraction(h if d >= 0 else low_pd, 100)
-    raise AssertionError(d)
 
 
 def period_of(end: dt.date) -> str:
