@@ -121,7 +121,7 @@ class Timer:
 def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None = None) -> Loaded:
     """Read and validate every input; collect all problems of all files."""
     from pipeline.ingest.detect import find_inputs, read_path
-    from pipeline.validate import check_event
+    from pipeline.validate.batch import check_events
 
     loaded = Loaded()
     with timer.stage("discover"):
@@ -132,25 +132,27 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
         loaded.problems.append(Problem(Location(str(path)), "skipped-file", why, Severity.WARNING))
 
     total = len(inputs.events)
+    read: list[EventData] = []
     for i, path in enumerate(inputs.events, start=1):
         if progress is not None:
             progress(i, total, str(path))
         loaded.files_read += 1
         try:
             with timer.stage("ingest"):
-                events = read_path(path, options.list_override)
+                read += read_path(path, options.list_override)
         except InputError as exc:
             loaded.problems.extend(exc.problems)
             loaded.invalid_files.append(str(path))
-            continue
-        with timer.stage("validate"):
-            for ev in events:
-                problems = check_event(ev, rules_given=options.rules_date is not None)
-                loaded.problems.extend(problems)
-                if any(p.is_error for p in problems):
-                    loaded.invalid_files.append(str(ev.events["file"][0]))
-                else:
-                    loaded.events.append(ev)
+    with timer.stage("validate"):
+        # one batch pass; only the events it cannot clear are checked one by one
+        for ev, problems in zip(
+            read, check_events(read, rules_given=options.rules_date is not None), strict=True
+        ):
+            loaded.problems.extend(problems)
+            if any(p.is_error for p in problems):
+                loaded.invalid_files.append(str(ev.events["file"][0]))
+            else:
+                loaded.events.append(ev)
     if total == 0:
         loaded.problems.append(
             Problem(

@@ -221,6 +221,11 @@ def check_players(ctx: EventContext, players: pl.DataFrame) -> list[Problem]:
     """Start numbers and FIDE IDs unique; ratings not below the floor of the event date."""
     problems = _duplicates(ctx, players, P.NO, "duplicate-start-number", "start number")
     problems += _duplicates(ctx, players, P.FIDE, "duplicate-fide-id", "FIDE ID")
+    return problems + floor_warnings(ctx, players)
+
+
+def floor_warnings(ctx: EventContext, players: pl.DataFrame) -> list[Problem]:
+    """A published rating below the rating floor of the event's date (a warning)."""
     since_2024 = ctx.start_date is None or ctx.start_date >= FLOOR_CHANGE
     floor = FLOOR_FROM_2024 if since_2024 else FLOOR_BEFORE_2024
     low = players.filter(
@@ -231,7 +236,7 @@ def check_players(ctx: EventContext, players: pl.DataFrame) -> list[Problem]:
     when = f"from {FLOOR_CHANGE.isoformat()}" if since_2024 else f"before {FLOOR_CHANGE}"
     if ctx.start_date is None:
         when += ", taken as the event has no date"
-    problems += [
+    return [
         ctx.problem(
             row[P.LINE],
             ctx.player_column(P.RATING),
@@ -242,7 +247,6 @@ def check_players(ctx: EventContext, players: pl.DataFrame) -> list[Problem]:
         )
         for row in low.iter_rows(named=True)
     ]
-    return problems
 
 
 # --- pairing checks ---------------------------------------------------------------------

@@ -264,6 +264,7 @@ def validate_paths(
     for path, why in inputs.skipped:
         report.problems.append(Problem(Location(str(path)), "skipped-file", why, Severity.WARNING))
 
+    owners: list[FileReport] = []
     for path in inputs.events:
         entry = FileReport(str(path), detect_kind_of(path))
         try:
@@ -273,10 +274,14 @@ def validate_paths(
         else:
             entry.events = len(events)
             for ev in events:
-                entry.problems.extend(check_event(ev, rules_given))
                 entry.descriptions.append(describe_event(ev))
                 report.events.append(ev)
+                owners.append(entry)
         report.files.append(entry)
+    from pipeline.validate.batch import check_events
+
+    for owner, problems in zip(owners, check_events(report.events, rules_given), strict=True):
+        owner.problems.extend(problems)
     if not inputs.events:
         report.problems.append(
             Problem(

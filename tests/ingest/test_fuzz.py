@@ -22,6 +22,7 @@ import pytest
 from pipeline.errors import InputError, Problem
 from pipeline.ingest.detect import HEAD_BYTES, detect_kind, read_path
 from pipeline.validate import check_against_registry, check_event, validate_event
+from pipeline.validate.batch import check_events
 
 DATA = Path(__file__).resolve().parent.parent / "validate" / "data"
 CODE = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
@@ -251,9 +252,12 @@ def run_one(base: Base, data: bytes, folder: Path, to_companion: bool) -> None:
     except InputError as exc:
         _check_error(exc, files)
         return
-    for ev in events:
-        for p in check_event(ev):
+    one_by_one = [check_event(ev) for ev in events]
+    for problems in one_by_one:
+        for p in problems:
             _check_problem(p, files)
+    # the batch pass of `elo run` and `elo validate` finds exactly the same problems
+    assert check_events(events) == one_by_one, "batch validation differs from check_event"
 
 
 def _where(exc: BaseException) -> str:
