@@ -212,14 +212,16 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
                 if loaded.identity is not None:
                     identities = loaded.identity.table.filter(pl.col("file").is_in(sorted(files)))
                 with timer.stage("report"):
+                    folder.mkdir(parents=True, exist_ok=True)
+                    lists = write_list(folder, state, pending)
                     write_outputs(
                         result,
                         folder,
                         summary=period.summary,
                         checks=warnings,
                         identities=identities,
+                        extra=lists,
                     )
-                    write_list(folder, state, pending)
             # a period done: only its counts are kept (a chain of world months would
             # otherwise hold every month's games)
             period.count = len(period.events)

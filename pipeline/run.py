@@ -458,6 +458,9 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
         from pipeline.report.tables import write_outputs
 
         with timer.stage("report"), staged(options.out_dir) as staging:
+            lists = []
+            if options.write_list:
+                lists = write_list_files(staging, loaded.registry, result, period)
             written = write_outputs(
                 result,
                 staging,
@@ -465,9 +468,8 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
                 checks=warnings,
                 skipped=list(loaded.errors),
                 identities=loaded.identity.table if loaded.identity else None,
+                extra=lists,
             )
-            if options.write_list:
-                written += write_list_files(staging, loaded.registry, result, period)
         outcome.written = [options.out_dir / p.relative_to(staging) for p in written]
         outcome.summary["timings"] = {k: round(v, 4) for k, v in timer.timings.items()}
     return outcome

@@ -177,9 +177,11 @@ def write_outputs(
     skipped: Sequence[Problem] = (),
     workbook: WorkbookOptions | None = None,
     identities: pl.DataFrame | None = None,
+    extra: Sequence[Path] = (),
 ) -> list[Path]:
     """Write ratings.csv, games.csv, identities.csv (given `identities`, the identity
-    stage's table), report.xlsx and (last) summary.json into `out_dir`.
+    stage's table), report.xlsx and (last) summary.json into `out_dir`; `extra` are
+    files written there before (the next list), listed in the summary's outputs.
 
     `checks` are the warnings for the Checks sheet (default: `result.warnings`);
     `skipped` the errors of events left out. A stale errors.txt of an earlier rejected
@@ -216,10 +218,10 @@ def write_outputs(
         final["timings"] = {**timings, "report": round(time.perf_counter() - started, 4)}
     if notes:
         final["report_notes"] = [problem_dict(p) for p in notes]
-    final["outputs"] = [p.name for p in [*paths, out_dir / SUMMARY_JSON]]
+    final["outputs"] = [p.name for p in [*paths, *extra, out_dir / SUMMARY_JSON]]
     write_summary_json(out_dir / SUMMARY_JSON, final)
     (out_dir / ERRORS_TXT).unlink(missing_ok=True)
-    return [*paths, out_dir / SUMMARY_JSON]
+    return [*paths, *extra, out_dir / SUMMARY_JSON]
 
 
 def error_report_text(problems: Sequence[Problem]) -> str:
