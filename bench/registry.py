@@ -7,15 +7,16 @@ that peak memory is not shared:
 
 (a) the baseline: `polars.read_csv` reading the same bytes as a plain one-column CSV
     (a separator that never occurs, no quoting);
-(b) `pipeline.ingest.registry.read_registry` on the file;
+(b) `pipeline.ingest.registry.read_registry` on the file, every field of every player;
 (c) for context, `polars.read_csv` of the same players written as an ordinary typed
-    19-column CSV (the cost of the same information if it came delimited).
+    19-column CSV (the cost of the same information if it came delimited);
+(d) `read_registry` as `elo run` uses it: `only_ids` of 100,000 players spread over the list.
 
 Times are taken inside the child around the call (interpreter start and imports excluded,
-polars' thread pool started in both); peak RSS comes from the child's own rusage
-(`os.wait4`). Each is run RUNS times, alternating; it prints every run, the best times,
-the ratio (b)/(a), the worst peak of (b), and whether the targets hold: (b) at most 2x
-the baseline's time and peak memory under 1.5 GB.
+polars' thread pool started in each); peak RSS comes from the child's own rusage
+(`os.wait4`). (a) and (b) are run RUNS times, alternating, (c) and (d) once; it prints every
+run, the best times, the ratio (b)/(a), the worst peak of (b), and whether the targets hold:
+(b) at most TIME_RATIO_TARGET (3x) the baseline's time and peak memory under 1.5 GB.
 
 `synthesize_combined_list` is also used by the slow scale test of the registry reader.
 """
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 FULL_LIST_PLAYERS = 1_640_000
-TIME_RATIO_TARGET = 2.0
+TIME_RATIO_TARGET = 3.0
 PEAK_MEMORY_TARGET_BYTES = 1_500_000_000
 RUNS = 3  # the machine may be shared: the best time of each, the worst peak
 

@@ -19,10 +19,12 @@ are null. Every problem of the file is raised together in one InputError (at mos
 `RegistryLimits.max_problems` listed).
 
 Speed (bench/registry.py, 1.64 M-line combined list, 269 MB, 2 cores): polars reads the
-lines (one column) in ~0.3 s and the whole read takes ~2.3 s at ~1.25 GB peak; the cost is
-one `str.slice` + `str.strip_chars` (+ cast) per field and line, ~40-60 ns each in polars.
-The XML takes ~25 s per million players (expat calls back into Python per element) in
-bounded memory.
+lines (one column) in ~0.25 s and the whole read takes ~1.5 s at ~0.9 GB peak, about 6x the
+plain read (the 3x target is missed). The cost is polars' per-line string work: a
+`str.slice` + `str.strip_chars` (+ cast) per field cut, ~50-90 ns each, and one slice per
+line for each group of mostly blank fields (registry_txt). With `only_ids` of 100,000
+players a read takes ~0.4 s. The XML takes ~25 s per million players (expat calls back
+into Python per element) in bounded memory.
 """
 
 from __future__ import annotations

@@ -1,9 +1,10 @@
 """From raw rating-list fields (strings) to the typed registry frame (schemas.registry).
 
-Every registry format (TXT, XML, CSV) first produces a `RawFrame`: one String column per
-FIDE tag it holds, values stripped (blank = "" or null), plus `line`, the 1-based source
-line of the record. `convert_fields` types it; `finish_registry` checks the FIDE IDs and
-puts the columns in the schema's order. Rules:
+The XML and CSV readers produce a `RawFrame`: one String column per FIDE tag they hold,
+values stripped (blank = "" or null), plus `line`, the 1-based source line of the record.
+`convert_fields` types it; `finish_registry` checks the FIDE IDs and puts the columns in the
+schema's order. The TXT reader types its stripped fields with `typed_columns` (below) and
+gives `convert_fields` a `RawFrame` of the lines holding a problem only. Rules:
 
 - numbers are whole numbers; anything else is a `bad-number` problem naming the value;
 - ratings of 0 are unrated and become null, and so does a birth year of 0 (unknown);
@@ -15,10 +16,15 @@ puts the columns in the schema's order. Rules:
   `1` or `0` (blank: unknown).
 
 Problems are collected up to `max_problems`; a last `more-problems` entry counts the rest.
+
+`typed_columns` gives the columns `convert_fields` returns as expressions, with a per-row
+flag of the values it would report: a reader of a large file types it in one query, and
+only the flagged rows need to go through `convert_fields`, for their problems.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -136,12 +142,9 @@ def convert_fields(
     present_text = [t for t in TEXT_TAGS if t in frame.columns]
     typed = frame.select(
         pl.col(LINE).cast(pl.Int64),
-        *[pl.col(t).cast(pl.Int64, strict=False) for t in present_int],
-        *[
-            pl.col(t).replace_strict(_FLAGS, default=None, return_dtype=pl.Boolean)
-            for t in present_bool
-        ],
-        *[pl.when(pl.col(t).str.len_bytes() > 0).then(pl.col(t)).alias(t) for t in present_text],
+        *[_number(pl.col(t)).alias(t) for t in present_int],
+        *[_flag(pl.col(t)).alias(t) for t in present_bool],
+        *[_text(pl.col(t)).alias(t) for t in present_text],
     )
     if present_int:
         _report_bad_numbers(frame, typed, present_int, raw.labels, budget)
@@ -152,6 +155,48 @@ def convert_fields(
     return typed.with_columns(
         pl.when(pl.col(t) != 0).then(pl.col(t)).alias(t) for t in ZERO_IS_NULL if t in typed.columns
     )
+
+
+def typed_columns(tags: Sequence[str]) -> tuple[list[pl.Expr], pl.Expr]:
+    """The typed columns `convert_fields` returns for `tags` (stripped String columns of
+    those names, a FIDE ID required on every row), as expressions, and an expression that is
+    true on the rows holding a value it would report: a number that is not blank and not a
+    whole number of 0 or more, a FIDE ID that is not a number of at least 1, a flag other
+    than 1, 0 or a blank.
+
+    For a reader that types a large file in one query: only the flagged rows need to go
+    through `convert_fields`, for their problems."""
+    values: list[pl.Expr] = []
+    problems: list[pl.Expr] = []
+    for tag in tags:
+        text = pl.col(tag)
+        blank = text.str.len_bytes().fill_null(0) == 0
+        if tag in INT_TAGS:
+            number = _number(text)
+            if tag == FIDEID:
+                problems.append(~(number >= 1).fill_null(False))
+            else:
+                problems.append(~blank & ~(number >= 0).fill_null(False))
+            values.append(pl.when(number != 0).then(number) if tag in ZERO_IS_NULL else number)
+        elif tag in BOOL_TAGS:
+            problems.append(~blank & ~text.is_in(list(_FLAGS)))
+            values.append(_flag(text))
+        else:
+            values.append(_text(text))
+    problem = pl.any_horizontal(problems) if problems else pl.lit(False)
+    return [value.alias(tag) for value, tag in zip(values, tags, strict=True)], problem
+
+
+def _number(text: pl.Expr) -> pl.Expr:
+    return text.cast(pl.Int64, strict=False)
+
+
+def _flag(text: pl.Expr) -> pl.Expr:
+    return text.replace_strict(_FLAGS, default=None, return_dtype=pl.Boolean)
+
+
+def _text(text: pl.Expr) -> pl.Expr:
+    return pl.when(text.str.len_bytes() > 0).then(text)
 
 
 _FLAGS = {"1": True, "0": False}

@@ -21,6 +21,7 @@ from pipeline.ingest.registry import (
     read_registry_bytes,
     registry_list_name,
 )
+from pipeline.ingest.registry_fields import ProblemBudget, RawFrame, convert_fields, typed_columns
 from schemas.registry import Registry
 
 # fide-rules.md §8: the combined list's header and its field widths (ID 0-15, Name 15-76,
@@ -283,6 +284,61 @@ def test_bad_numbers_are_reported_with_line_and_header_column() -> None:
     assert messages[0] == "expected a whole number, got '23a1'"
 
 
+def test_problems_are_kept_column_by_column_whatever_the_field() -> None:
+    # bad numbers of the B-day (cut on every line), of SRtng (cut only where the standard
+    # columns are not blank) and of the ID, and a missing ID: listed by line; under a cap the
+    # ones kept are the first by column in the schema's order, bad numbers before missing IDs
+    bad_birthday = ANNA[:152] + "19x4  " + ANNA[158:]
+    bad_rating = CLARA[:113] + "2a00  " + CLARA[119:]
+    bad_id = "12a4".ljust(15) + BORIS[15:]
+    no_id = " " * 15 + OVERFLOW[15:]
+    data = text_of(COMBINED_HEADER, bad_birthday, bad_rating, bad_id, no_id)
+    with pytest.raises(InputError) as error:
+        read_registry_bytes(data, "l.txt")
+    assert problems_of(error) == [
+        (2, "B-day", "bad-number"),
+        (3, "SRtng", "bad-number"),
+        (4, "ID Number", "bad-number"),
+        (5, "ID Number", "missing-fide-id"),
+    ]
+    assert error.value.problems[1].message == "expected a whole number, got '2a00'"
+    with pytest.raises(InputError) as error:
+        read_registry_bytes(data, "l.txt", limits=RegistryLimits(max_problems=2))
+    assert problems_of(error) == [
+        (None, None, "more-problems"),
+        (3, "SRtng", "bad-number"),
+        (4, "ID Number", "bad-number"),
+    ]
+
+
+def test_fields_of_a_mostly_blank_group_are_read_wherever_one_is_given() -> None:
+    only_k = combined("700001|Only, K|ESP|M|||||||40|||||||1990|")
+    only_foa = combined("700002|Only, Foa|ESP|F||||AIM||||||||||2001|w")
+    rapid_cut = combined("700003|Cut, Rapid|ESP|M||||||||2105|7|20|||||")
+    rapid_cut = rapid_cut[:130]  # trimmed inside the rapid rating: the rest is missing
+    frame = read_registry_bytes(
+        text_of(COMBINED_HEADER, ANNA, only_k, only_foa, rapid_cut), "players_list_foa.txt"
+    )
+    assert (row(frame, 700001)["rating"], row(frame, 700001)["k"]) == (None, 40)
+    assert (row(frame, 700002)["foa_title"], row(frame, 700002)["title"]) == ("AIM", None)
+    cut = row(frame, 700003)
+    assert (cut["rapid_rating"], cut["rapid_games"], cut["birthday"]) == (2105, None, None)
+    assert row(frame, 4100018)["w_title"] == "WGM"
+
+
+def test_a_file_holding_the_separator_byte_is_still_read_line_by_line(tmp_path: Path) -> None:
+    # lines are read as one CSV column split on a byte that does not occur ("\x1f" first)
+    odd = ANNA[:15] + "Kovalenko,\x1fAnna".ljust(61) + ANNA[76:]
+    path = tmp_path / "players_list_foa.txt"
+    path.write_bytes(text_of(COMBINED_HEADER, odd, BORIS))
+    frame = read_registry(path)
+    assert frame["name"].to_list() == ["Kovalenko,\x1fAnna", "Oyelaran, Boris"]
+    latin = tmp_path / "latin.txt"
+    line = combined("600200|Müller, Jürgen|GER|M|||||2105|0|20|||||||1975|i")
+    latin.write_bytes((COMBINED_HEADER + "\r\n" + line + "\r\n").encode("cp1252"))
+    assert read_registry(latin)["name"].to_list() == ["Müller, Jürgen"]
+
+
 def test_duplicate_fide_id_names_both_lines() -> None:
     with pytest.raises(InputError) as error:
         read_registry_bytes(text_of(COMBINED_HEADER, ANNA, BORIS, ANNA), "l.txt")
@@ -336,6 +392,26 @@ def test_not_a_rating_list(data: bytes, got: str) -> None:
     assert problem.message == (
         "expected a FIDE rating list (TXT, XML or CSV with FIDE's tag names), got " + got
     )
+
+
+def test_typed_columns_match_convert_fields_and_flag_the_rows_it_reports() -> None:
+    raw = pl.DataFrame(
+        {
+            "line": [2, 3, 4, 5, 6, 7],
+            "fideid": ["1", "", "0", "x", "5", "6"],
+            "rating": ["2000", "0", "", "-3", "12a", ""],
+            "name": ["A", "", "B", "C", "D", ""],
+            "ever_2400": ["1", "", "0", "2", None, "0"],
+        }
+    )
+    budget = ProblemBudget("l.csv", 50)
+    converted = convert_fields(RawFrame(raw, {}), budget)
+    values, problem = typed_columns(["fideid", "rating", "name", "ever_2400"])
+    typed = raw.select(*values, problem.alias("problem"))
+    assert typed.drop("problem").equals(converted.select(typed.columns[:-1]))
+    reported = {p.location.line for p in budget.problems.items}
+    assert reported == {3, 4, 5, 6}
+    assert typed["problem"].to_list() == [line in reported for line in raw["line"]]
 
 
 # --- sniffing and real lines ------------------------------------------------------------
