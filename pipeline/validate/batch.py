@@ -201,9 +201,20 @@ FLOOR = "floor"  # only ratings below the floor (warnings the batch words itself
 LOUD = "loud"  # the per-event checks must look
 
 
+CHUNK = 250  # events per pass: a few queries each, and a bounded copy of their frames
+
+
 def triage(events: Sequence[EventData]) -> list[str]:
     """For each event: QUIET when `files.validate_event` certainly reports nothing, FLOOR
-    when it reports only below-floor ratings, LOUD otherwise."""
+    when it reports only below-floor ratings, LOUD otherwise. The events are looked at
+    CHUNK at a time (every check is within one event)."""
+    out: list[str] = []
+    for start in range(0, len(events), CHUNK):
+        out += _triage(events[start : start + CHUNK])
+    return out
+
+
+def _triage(events: Sequence[EventData]) -> list[str]:
     if not events:
         return []
     ev = _concat([with_columns_present(e.events, optional_types(Events)) for e in events])

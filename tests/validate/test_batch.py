@@ -71,3 +71,12 @@ def test_a_bad_event_among_clean_ones_is_looked_at(name: str) -> None:
     quiet = quiet_events(events)
     assert quiet[-1] is False
     assert check_events(events)[-1] == check_event(events[-1])
+
+
+def test_chunks_of_events_give_the_same_problems(monkeypatch: pytest.MonkeyPatch) -> None:
+    import pipeline.validate.batch as batch
+
+    events = events_under(FIXTURES, DATA, SAMPLES)
+    whole = check_events(events)
+    monkeypatch.setattr(batch, "CHUNK", 7)
+    assert check_events(events) == whole == [check_event(ev) for ev in events]
