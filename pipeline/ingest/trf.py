@@ -261,7 +261,96 @@ def _last_used_round(line: str) -> int:
 def _read_games(
     players: list[_Player], file: str, problems: ProblemList
 ) -> tuple[pl.DataFrame, int]:
+    """Every round slot of every player line: cut column-wise in one polars query when
+    every slot is well formed (nearly always), else read slot by slot, which words each
+    problem (`_read_round`)."""
     used = max((_last_used_round(p.text) for p in players), default=0)
+    fast = _games_columnwise(players, file, used)
+    if fast is not None:
+        return fast, used
+    return _games_one_by_one(players, file, problems, used), used
+
+
+_RESULT_CHARS = sorted({*tf.RESULT_CODE_SET, *(c.lower() for c in tf.RESULT_CODE_SET)})
+# a well-formed slot: 'NNNN c r  ' (opponent digits or blanks, colour, result code)
+_SLOT_OK = (
+    "^[ 0-9]{4} [wWbB -] (?:" + "|".join(re.escape(c) for c in [*_RESULT_CHARS, " "]) + ")  $"
+)
+
+
+def _games_columnwise(players: list[_Player], file: str, used: int) -> pl.DataFrame | None:
+    """The games frame of well-formed slots, or None when some slot needs a message."""
+    if not players or used == 0:
+        return pl.DataFrame(schema=GAME_DTYPES)
+    lines = pl.DataFrame(
+        {
+            "_text": [p.text for p in players],
+            G_NO: [p.start_no for p in players],
+            G_LINE: [p.line for p in players],
+        },
+        schema={"_text": pl.String, G_NO: pl.Int64, G_LINE: pl.Int64},
+    )
+    rounds = pl.DataFrame({G_ROUND: list(range(1, used + 1))}, schema={G_ROUND: pl.Int64})
+    start = tf.round_start(1) - 1
+    slot = (
+        pl.col("_text")
+        .str.slice(pl.lit(start) + tf.ROUND_WIDTH * (pl.col(G_ROUND) - 1), tf.ROUND_WIDTH)
+        .str.pad_end(tf.ROUND_WIDTH, " ")
+    )
+    frame = lines.join(rounds, how="cross").with_columns(slot.alias("_slot"))
+    raw_opp = pl.col("_slot").str.slice(0, 4).str.strip_chars(" ")
+    raw_colour = pl.col("_slot").str.slice(5, 1)
+    raw_result = pl.col("_slot").str.slice(7, 1)
+    frame = frame.with_columns(
+        (pl.col("_slot").str.contains(_SLOT_OK) & ~raw_opp.str.contains(" ")).alias("_ok"),
+        pl.when(raw_opp != "").then(raw_opp.cast(pl.Int64, strict=False)).alias("_opp"),
+        raw_colour.str.to_lowercase().alias("_colour"),
+        raw_result.alias("_result"),
+    )
+    blank_result = pl.col("_result") == " "
+    colour = pl.when(pl.col("_colour").is_in(["w", "b"])).then(pl.col("_colour"))
+    opponent = pl.when(pl.col("_opp") != 0).then(pl.col("_opp"))
+    # a blank result with a colour and no opponent is a problem (worded one by one)
+    bad = blank_result & opponent.is_null() & colour.is_not_null()
+    if not frame.select((pl.col("_ok") & ~bad).all()).item():
+        return None
+    code = (
+        pl.when(blank_result & opponent.is_not_null())
+        .then(pl.lit(PENDING_CODE))
+        .when(blank_result)
+        .then(pl.lit("Z"))
+        .otherwise(pl.col("_result").str.to_uppercase())
+    )
+    out = frame.select(
+        pl.lit(file).alias(G_EVENT),
+        pl.col(G_ROUND),
+        pl.col(G_NO),
+        opponent.alias(G_OPP),
+        colour.alias(G_COLOUR),
+        code.alias(G_CODE),
+    ).with_columns(
+        pl.col(G_CODE)
+        .replace_strict(
+            {c: tf.result_score(c) for c in [*tf.RESULT_CODE_SET, PENDING_CODE, "Z"]},
+            return_dtype=pl.Float64,
+        )
+        .alias(G_SCORE),
+        (pl.col(G_CODE).is_in(list(tf.PLAYED_CODE_SET)) & pl.col(G_OPP).is_not_null()).alias(
+            G_PLAYED
+        ),
+        frame[G_LINE].alias(G_LINE),
+        pl.format(
+            "{}-{}",
+            pl.lit(start + 1) + tf.ROUND_WIDTH * (pl.col(G_ROUND) - 1),
+            pl.lit(start + tf.ROUND_WIDTH) + tf.ROUND_WIDTH * (pl.col(G_ROUND) - 1),
+        ).alias(G_COLUMN),
+    )
+    return out.select(pl.col(name).cast(dtype) for name, dtype in GAME_DTYPES.items())
+
+
+def _games_one_by_one(
+    players: list[_Player], file: str, problems: ProblemList, used: int
+) -> pl.DataFrame:
     cols: dict[str, list[object]] = {name: [] for name in GAME_DTYPES}
     for player in players:
         for round_no in range(1, used + 1):
@@ -279,8 +368,7 @@ def _read_games(
             cols[G_PLAYED].append(code in tf.PLAYED_CODE_SET and opponent is not None)
             cols[G_LINE].append(player.line)
             cols[G_COLUMN].append(str(tf.round_span(round_no)))
-    frame = pl.DataFrame(cols, schema=GAME_DTYPES)
-    return frame, used
+    return pl.DataFrame(cols, schema=GAME_DTYPES)
 
 
 def _read_round(
