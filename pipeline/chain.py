@@ -37,6 +37,7 @@ from pipeline.run import (
     peak_rss_bytes,
     rejected,
 )
+from schemas.output import HISTORY_COLUMNS
 
 if TYPE_CHECKING:
     from pipeline.ingest.model import EventData
@@ -97,6 +98,19 @@ def _frames(loaded: Loaded, events: list[EventData]) -> tuple[pl.DataFrame, ...]
     return tuple(frames)
 
 
+def _all_players(loaded: Loaded, periods: list[_Period]) -> pl.DataFrame:
+    """Every entry with its linked FIDE ID (the identity stage's, else the file's)."""
+    if loaded.identity is not None:
+        return loaded.identity.players
+    frames = [ev.players for p in periods for ev in p.events]
+    frame = pl.concat(frames, how="diagonal_relaxed")
+    return (
+        frame
+        if "fide_id" in frame.columns
+        else frame.with_columns(pl.lit(None, pl.Int64).alias("fide_id"))
+    )
+
+
 def _projection(state: pl.DataFrame, month: str, fide_ids: pl.Series) -> pl.DataFrame:
     """The rows of a list that events started in `month` need, tagged with the month."""
 
@@ -126,18 +140,18 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
     first = periods[0].name
     loaded.periods, loaded.events = {}, []  # each period's events go with it when done
     # the months whose list an event of a later period is rated from
-    wanted: dict[str, list[int]] = {}
+    late: dict[str, list[str]] = {}  # start month -> the events that began then
     for period in periods:
         for ev in period.events:
             month = _start_month(ev)
             if month is not None and first <= month < period.name:
-                ids = ev.players["fide_id"] if "fide_id" in ev.players.columns else None
-                if loaded.identity is not None:
-                    linked = loaded.identity.players
-                    ids = linked.filter(pl.col("event_id") == ev.events["event_id"][0])["fide_id"]
-                wanted.setdefault(month, []).extend(
-                    ids.drop_nulls().to_list() if ids is not None else []
-                )
+                late.setdefault(month, []).append(str(ev.events["event_id"][0]))
+    entries = _all_players(loaded, periods) if late else None
+    wanted: dict[str, list[int]] = {
+        month: entries.filter(pl.col("event_id").is_in(ids))["fide_id"].drop_nulls().to_list()
+        for month, ids in late.items()
+        if entries is not None
+    }
     state = as_list(loaded.registry)
     loaded.registry = None  # the state holds the list from here on
     pending = loaded.pending
@@ -194,17 +208,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
             period.summary = build_summary(sub, result, EXIT_OK, {}, warnings)
             period.summary["period"] = name
             history.append(
-                result.ratings.select(
-                    "list",
-                    pl.lit(name).alias("period"),
-                    "fide_id",
-                    "name",
-                    "rating_before",
-                    "games",
-                    "change",
-                    "rating_after",
-                    "status",
-                )
+                result.ratings.with_columns(pl.lit(name).alias("period")).select(HISTORY_COLUMNS)
             )
             if out is not None:
                 folder = staging / name

@@ -32,7 +32,7 @@ from pipeline.validate.checks import (
     floor_warnings,
     with_columns_present,
 )
-from pipeline.validate.schema import _failure_expr, normalized, optional_types, schema_of
+from pipeline.validate.schema import failure_row_expr, normalized, optional_types, schema_of
 from schemas.columns import E, G, P
 from schemas.ingest import PENDING_CODE, Events, Games, Players
 
@@ -70,28 +70,13 @@ def _schema_flags(frame: pl.DataFrame, model: type[pa.DataFrameModel]) -> pl.Dat
         if col.unique:
             bad.append(pl.col(name).is_not_null() & pl.col(name).is_duplicated().over(EV))
         for check in col.checks:
-            expr = _failure_expr(name, check)
+            expr = failure_row_expr(name, check)
             if expr is None:
                 return None
-            bad.append(_row_level(name, check))
+            bad.append(expr)
     if not bad:
         return frame.select(EV).head(0)
     return frame.filter(pl.any_horizontal(bad).fill_null(False)).select(EV).unique()
-
-
-def _row_level(name: str, check: Any) -> pl.Expr:
-    """`schema._failure_expr` per row (that one reduces it with `any`)."""
-    col, stats = pl.col(name), check.statistics
-    bad: pl.Expr
-    if check.name == "greater_than_or_equal_to":
-        bad = col < stats["min_value"]
-    elif check.name == "less_than_or_equal_to":
-        bad = col > stats["max_value"]
-    elif check.name == "in_range":
-        bad = (col < stats["min_value"]) | (col > stats["max_value"])
-    else:
-        bad = ~col.is_in(list(stats["allowed_values"]))
-    return bad
 
 
 def _fact_flags(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:

@@ -97,8 +97,9 @@ def normalized(df: pl.DataFrame, schema: Any) -> pl.DataFrame:
     return df.with_columns(casts) if casts else df
 
 
-def _failure_expr(name: str, check: Any) -> pl.Expr | None:
-    """A polars expression true when some value fails `check`; None for an unknown check."""
+def failure_row_expr(name: str, check: Any) -> pl.Expr | None:
+    """A polars expression true on each row whose value fails `check`; None for a check
+    this module cannot express."""
     col, stats = pl.col(name), check.statistics
     bad: pl.Expr
     if check.name == "greater_than_or_equal_to":
@@ -115,7 +116,13 @@ def _failure_expr(name: str, check: Any) -> pl.Expr | None:
         bad = ~col.is_in(list(stats["allowed_values"]))
     else:
         return None
-    return bad.fill_null(False).any()
+    return bad
+
+
+def _failure_expr(name: str, check: Any) -> pl.Expr | None:
+    """True when some value fails `check`; None for an unknown check."""
+    bad = failure_row_expr(name, check)
+    return None if bad is None else bad.fill_null(False).any()
 
 
 def passes_fast(df: pl.DataFrame, schema: Any) -> bool:
