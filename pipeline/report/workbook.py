@@ -116,7 +116,8 @@ def _fitted_widths(sheet: TableSheet, body: pl.DataFrame) -> list[float]:
         if col.numeric:
             exprs.append(pl.col(name).cast(pl.Float64).abs().max().alias(name))
         else:
-            exprs.append(clean_text(pl.col(name)).str.len_chars().max().alias(name))
+            # each distinct value once: a text column repeats few values many times
+            exprs.append(clean_text(pl.col(name).unique()).str.len_chars().max().alias(name))
     stats = body.select(exprs).row(0)
     widths: list[float] = []
     for col, stat in zip(sheet.columns, stats, strict=True):

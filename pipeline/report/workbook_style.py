@@ -167,8 +167,9 @@ def setup_sheet(sheet: Any, widths: Sequence[float], page: PageSetup) -> None:
         sheet.auto_filter.ref = page.autofilter
     if page.print_area:
         sheet.print_area = page.print_area
-    for row in page.row_breaks:
-        sheet.row_breaks.append(Break(id=row))
+    if page.row_breaks:
+        # one assignment: openpyxl's append copies the whole list every time
+        sheet.row_breaks.brk = [Break(id=row) for row in page.row_breaks]
     if page.header_rows:
         sheet.print_title_rows = f"1:{page.header_rows}"
     setup = sheet.page_setup

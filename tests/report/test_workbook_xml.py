@@ -1,0 +1,198 @@
+"""Sheet rows as SpreadsheetML: the rendering against a plain per-row reference written
+here, the prefetching thread, and the package's deflate."""
+
+from __future__ import annotations
+
+import io
+import math
+import re
+import threading
+import zipfile
+from collections.abc import Iterator
+from datetime import datetime
+from xml.sax.saxutils import escape
+
+import polars as pl
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from openpyxl.utils import get_column_letter
+
+from pipeline.report import workbook_xml as wx
+
+_ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+
+
+def _number(value: object) -> str | None:
+    """A number as the report writes it: integers as they are, other values exactly to
+    two decimals without trailing zeros; NaN and infinities are no number."""
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return str(value)
+    assert isinstance(value, float)
+    if not math.isfinite(value):
+        return None
+    units = round(value * 100)  # the reference may use float rounding: it is a test
+    sign = "-" if units < 0 else ""
+    whole, frac = divmod(abs(units), 100)
+    text = f"{frac:02d}".rstrip("0")
+    return f"{sign}{whole}" + (f".{text}" if text else "")
+
+
+def _reference(frame: pl.DataFrame, specs: list[wx.CellSpec], first_row: int) -> bytes:
+    """Each row rendered cell by cell in Python from the specs' evaluated values."""
+    columns: list[dict[str, list[object]]] = []
+    for spec in specs:
+        values: dict[str, list[object]] = {}
+        for tag, expr in (
+            ("n", spec.number),
+            ("t", spec.text),
+            ("s", spec.style),
+            ("e", spec.styled_empty),
+        ):
+            if isinstance(expr, pl.Expr):
+                values[tag] = frame.with_columns(expr.alias("_v"))["_v"].to_list()
+            else:
+                values[tag] = [expr] * frame.height
+        columns.append(values)
+    out: list[str] = []
+    for r in range(frame.height):
+        row = first_row + r
+        cells: list[str] = []
+        for i, (spec, values) in enumerate(zip(specs, columns, strict=True), 1):
+            ref = f'<c r="{get_column_letter(i)}{row}" s="{values["s"][r]}"'
+            number = _number(values["n"][r]) if spec.number is not None else None
+            text = values["t"][r] if spec.text is not None else None
+            if text is not None:
+                text = _ILLEGAL.sub("", str(text))[: wx.EXCEL_MAX_TEXT] or None
+            if number is not None:
+                cells.append(f"{ref}><v>{number}</v></c>")
+            elif text is not None:
+                space = ' xml:space="preserve"' if text.strip() != text else ""
+                cells.append(f'{ref} t="inlineStr"><is><t{space}>{escape(text)}</t></is></c>')
+            elif values["e"][r]:
+                cells.append(f"{ref}/>")
+        out.append(f'<row r="{row}">{"".join(cells)}</row>')
+    return "".join(out).encode("utf-8")
+
+
+def _rendered(frame: pl.DataFrame, specs: list[wx.CellSpec], first_row: int) -> bytes:
+    return b"".join(wx.segment_rows(wx.Segment(frame, specs), first_row))
+
+
+_TEXTS = st.one_of(
+    st.none(),
+    st.sampled_from(["", " ", "Carlsen", " lead", "trail ", "a&b", "<x>", "½", "=1+2"]),
+    st.text(alphabet=st.characters(codec="utf-8"), max_size=8),
+)
+_FLOATS = st.one_of(
+    st.none(),
+    st.sampled_from([0.0, -0.0, 6.6, -1.25, 0.005, 12.345, float("nan"), float("inf")]),
+    st.integers(-100_000, 100_000).map(lambda h: h / 100),
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            _TEXTS,
+            _FLOATS,
+            st.one_of(st.none(), st.integers(-(2**40), 2**40)),
+            st.one_of(st.none(), st.integers(0, 4)),
+        ),
+        max_size=40,
+    ),
+    first_row=st.integers(1, 2_000_000),
+)
+def test_rendering_matches_the_reference(
+    rows: list[tuple[str | None, float | None, int | None, int | None]], first_row: int
+) -> None:
+    frame = pl.DataFrame(
+        rows,
+        schema={"t": pl.String, "f": pl.Float64, "i": pl.Int64, "s": pl.Int64},
+        orient="row",
+    )
+    specs = [
+        wx.CellSpec(text=pl.col("t"), style=3),
+        wx.CellSpec(number=pl.col("f"), style=4),
+        wx.CellSpec(number=pl.col("i"), style=5),
+        # number first, else the text: both looked up with a style per row
+        wx.CellSpec(
+            number=pl.col("f"),
+            text=pl.col("t"),
+            style=pl.col("s").fill_null(0),
+            styled_empty=pl.col("s").is_not_null(),
+        ),
+        wx.CellSpec(text=pl.col("i"), style=6, styled_empty=True),
+        wx.CellSpec(text=pl.lit("header"), style=7),
+    ]
+    assert _rendered(frame, specs, first_row) == _reference(frame, specs, first_row)
+
+
+def test_batches_continue_the_row_numbers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(wx, "_BATCH_ROWS", 7)
+    frame = pl.DataFrame({"t": [f"p{i % 5}" for i in range(30)], "f": [i / 4 for i in range(30)]})
+    specs = [wx.CellSpec(text=pl.col("t"), style=1), wx.CellSpec(number=pl.col("f"), style=2)]
+    chunks = list(wx.segment_rows(wx.Segment(frame, specs), 2))
+    assert len(chunks) == 5
+    assert b"".join(chunks) == _reference(frame, specs, 2)
+
+
+def test_long_text_is_cut_to_what_a_cell_holds() -> None:
+    frame = pl.DataFrame({"t": ["x" * (wx.EXCEL_MAX_TEXT + 10)]})
+    xml = _rendered(frame, [wx.CellSpec(text=pl.col("t"))], 1)
+    assert xml.count(b"x") == wx.EXCEL_MAX_TEXT
+
+
+def _chunks(count: int, fail_at: int | None = None) -> Iterator[bytes]:
+    for i in range(count):
+        if i == fail_at:
+            raise RuntimeError("render failed")
+        yield f"<{i}>".encode()
+
+
+def test_prefetched_keeps_the_order() -> None:
+    assert b"".join(wx.prefetched(lambda: _chunks(50))) == b"".join(_chunks(50))
+
+
+def test_prefetched_raises_the_sources_error_after_its_chunks() -> None:
+    seen: list[bytes] = []
+    with pytest.raises(RuntimeError, match="render failed"):
+        seen.extend(wx.prefetched(lambda: _chunks(10, fail_at=4)))
+    assert seen == [b"<0>", b"<1>", b"<2>", b"<3>"]
+
+
+def test_prefetched_stops_its_thread_when_the_consumer_stops() -> None:
+    before = threading.active_count()
+    rows = wx.prefetched(lambda: _chunks(1_000_000))
+    assert next(rows) == b"<0>"
+    rows.close()  # the consumer gives up (an error while writing)
+    assert threading.active_count() == before
+
+
+def test_package_members_are_deflated_and_verified() -> None:
+    source = io.BytesIO()
+    with zipfile.ZipFile(source, "w") as z:
+        z.writestr("xl/worksheets/sheet1.xml", "<worksheet><sheetData/></worksheet>")
+        z.writestr("docProps/core.xml", "<core/>")
+    frame = pl.DataFrame({"t": [f"Player {i}" for i in range(5_000)]})
+    segment = wx.Segment(frame, [wx.CellSpec(text=pl.col("t"))])
+    target = io.BytesIO()
+    wx.write_package(
+        source,
+        target,
+        rows={"xl/worksheets/sheet1.xml": lambda: wx.sheet_rows([segment])},
+        core_xml=b"<core/>",
+        stamp=datetime(2026, 1, 1),
+    )
+    with zipfile.ZipFile(target) as z:
+        assert z.testzip() is None  # every CRC checks
+        info = z.getinfo("xl/worksheets/sheet1.xml")
+        assert info.compress_type == zipfile.ZIP_DEFLATED
+        assert info.compress_size < info.file_size / 5
+        xml = z.read(info.filename)
+    assert xml.startswith(b'<worksheet><sheetData><row r="1">')
+    assert xml.endswith(b"</sheetData></worksheet>")
+    assert xml.count(b"<row ") == 5_000
