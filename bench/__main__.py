@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCHES = ["engine", "registry", "pipeline", "chain"]
+BENCHES = ["engine", "single", "registry", "pipeline", "chain"]
 
 
 def main(argv: list[str]) -> int:
