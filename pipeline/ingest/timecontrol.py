@@ -362,3 +362,17 @@ def classify_time_control(text: str) -> str | None:
     if periods is not None and periods[0].base > ENCODED_MIN_BASE:
         return list_for_seconds(seconds_for_moves(periods))
     return classify_free_text(text)
+
+
+def seconds_for_time_control(text: str) -> Fraction | None:
+    """Each player's time for 60 moves (base times plus 60 increments) of a time control in
+    either form (see `classify_time_control`), None when its numbers do not read."""
+    periods = parse_encoded(text)
+    if periods is not None and periods[0].base > ENCODED_MIN_BASE:
+        return seconds_for_moves(periods)
+    parsed = parse_free_text(text)
+    if parsed is None:
+        return None
+    found, increment = parsed
+    seconds = seconds_for_moves([Period(p.moves, p.base, increment) for p in found])
+    return seconds if seconds > 0 else None

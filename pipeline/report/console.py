@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pipeline.report import columns as c
+from pipeline.validate.rated import RATED_EVENT_CODES, SECTION
 
 _STATUS_STYLE = {"ok": "bold green", "partial": "bold yellow", "rejected": "bold red"}
 _PER_LIST = [
@@ -174,6 +175,34 @@ def _identities_line(summary: Mapping[str, object]) -> Text | None:
     return text
 
 
+def _rated_events_table(summary: Mapping[str, object], most: int) -> Table | None:
+    """The rated-event checks (pipeline.validate.rated) grouped per event: each event's
+    file with the checks it fails and their regulation sections."""
+    per_file: dict[str, list[str]] = {}
+    for raw in _sequence(summary.get("warnings")):
+        problem = _mapping(raw)
+        code = str(problem.get("code", ""))
+        if code in RATED_EVENT_CODES:
+            found = per_file.setdefault(str(problem.get("file", "")), [])
+            label = f"{code} ({SECTION[code]})"
+            if label not in found:
+                found.append(label)
+    if not per_file:
+        return None
+    table = Table(
+        title=f"Rated-event checks: {_plural(len(per_file), 'event')} to look at",
+        title_justify="left",
+        title_style="bold",
+    )
+    table.add_column("event file")
+    table.add_column("checks")
+    for file, labels in list(per_file.items())[:most]:
+        table.add_row(Path(file).name, ", ".join(labels))
+    if len(per_file) > most:
+        table.add_row(f"... and {len(per_file) - most} more", "")
+    return table
+
+
 def _periods_table(summary: Mapping[str, object]) -> Table | None:
     """A chain: one row per period with its events and players per status."""
     periods = _sequence(summary.get("periods"))
@@ -243,6 +272,9 @@ def render_summary(
     identities = _identities_line(summary)
     if identities is not None:
         parts.append(identities)
+    rated = _rated_events_table(summary, max_problems)
+    if rated is not None:
+        parts.append(rated)
     for key, label in (("errors", "error"), ("warnings", "warning"), ("report_notes", "note")):
         if key in ("errors", "warnings") and not list_problems:
             n = len(_sequence(summary.get(key)))

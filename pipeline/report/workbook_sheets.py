@@ -15,6 +15,7 @@ import polars as pl
 from pipeline.errors import Problem
 from pipeline.report import columns as c
 from pipeline.report.workbook_style import TEXT_STYLES
+from pipeline.validate.rated import RATED_EVENT_CODES
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,17 @@ def checks_sheet(
     checks: Sequence[Problem], skipped: Sequence[Problem], notes: Sequence[Problem]
 ) -> TableSheet:
     rows: list[tuple[str, str, int | None, str | None, str, str]] = []
-    for kind, problems in (("warning", checks), ("skipped", skipped), ("note", notes)):
+    # the rated-event checks first, as a section of their own grouped per event file
+    rated = sorted(
+        (p for p in checks if p.code in RATED_EVENT_CODES), key=lambda p: p.location.file
+    )
+    others = [p for p in checks if p.code not in RATED_EVENT_CODES]
+    for kind, problems in (
+        ("rated event", rated),
+        ("warning", others),
+        ("skipped", skipped),
+        ("note", notes),
+    ):
         for p in problems:
             loc = p.location
             label = kind if kind != "warning" or not p.is_error else "error"

@@ -6,6 +6,8 @@ schema.py      the pandera models applied, problems mapped back to lines
 checks.py      cross-row checks (pairings mirrored, rounds, dates, ...)
 points.py      the declared points against the results
 duplicates.py  the same event given twice
+batch.py       check_events: many events at once (the clean ones in one pass)
+rated.py       is the event valid for FIDE rating (time control, rounds a day, matches)
 """
 
 from __future__ import annotations

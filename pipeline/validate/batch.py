@@ -234,9 +234,11 @@ def quiet_events(events: Sequence[EventData]) -> list[bool]:
 def check_events(events: Sequence[EventData], rules_given: bool = False) -> list[list[Problem]]:
     """`files.check_event` of every event, the clean ones found in one batch pass."""
     from pipeline.validate.files import validate_event
+    from pipeline.validate.rated import rated_event_warnings
 
     out: list[list[Problem]] = []
-    for ev, kind in zip(events, triage(events), strict=True):
+    rated = rated_event_warnings(events)
+    for ev, kind, warnings in zip(events, triage(events), rated, strict=True):
         reader = [
             replace(p, severity=Severity.ERROR)
             if p.code == AMBIGUOUS_DATE and not rules_given
@@ -244,13 +246,14 @@ def check_events(events: Sequence[EventData], rules_given: bool = False) -> list
             for p in ev.problems
         ]
         if kind == QUIET:
-            out.append(reader)
+            found = list(warnings)
         elif kind == FLOOR:
             ctx = EventContext.from_events(with_columns_present(ev.events, optional_types(Events)))
             players = with_columns_present(ev.players, optional_types(Players))
-            out.append(reader + sorted(floor_warnings(ctx, players), key=Problem.sort_key))
+            found = floor_warnings(ctx, players) + warnings
         else:
-            out.append(reader + validate_event(ev))
+            found = validate_event(ev) + warnings
+        out.append(reader + sorted(found, key=Problem.sort_key))
     return out
 
 

@@ -58,15 +58,19 @@ def validate_event(ev: EventData) -> list[Problem]:
 
 
 def check_event(ev: EventData, rules_given: bool = False) -> list[Problem]:
-    """The reader's problems of one event and `validate_event`'s. A date the reader could
+    """The reader's problems of one event, then `validate_event`'s and the rated-event
+    warnings (`pipeline.validate.rated`), sorted. A date the reader could
     not read one way (``ambiguous-date``) blocks the event unless ``--rules`` fixes the
     rule set (`rules_given`): the rules depend on the date, and a guess is worse than a
     refusal."""
+    from pipeline.validate.rated import rated_event_warnings
+
     reader = [
         replace(p, severity=Severity.ERROR) if p.code == AMBIGUOUS_DATE and not rules_given else p
         for p in ev.problems
     ]
-    return reader + validate_event(ev)
+    found = validate_event(ev) + rated_event_warnings([ev])[0]
+    return reader + sorted(found, key=Problem.sort_key)
 
 
 def describe_event(ev: EventData) -> str:
