@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from pipeline.errors import Problem
+    from pipeline.profile import Profile, ProfileError
     from pipeline.run import ProgressFn, RunOptions, RunOutcome
 
 app = typer.Typer(
@@ -99,7 +100,7 @@ _CALC_VALUE_OPTIONS = (
     "--birth-year",
     "--date",
 )
-_CALC_FLAGS = ("--ever-2400", "--json")
+_CALC_FLAGS = ("--ever-2400", "--no-ever-2400", "--json")
 
 
 class _CalcCommand(typer.core.TyperCommand):
@@ -118,12 +119,15 @@ class _CalcCommand(typer.core.TyperCommand):
 @app.command(cls=_CalcCommand, context_settings={"ignore_unknown_options": True})
 def calc(
     rating: str | None = typer.Argument(
-        None, metavar="RATING", help="Your rating; 0 or 'unrated' for an initial rating."
+        None,
+        metavar="[RATING]",
+        help="Your rating; 0 or 'unrated' for an initial rating. Left out: the rating "
+        "saved with `elo profile set` (and its other values, where no option is given).",
     ),
     games: list[str] | None = typer.Argument(
         None, metavar="OPP:SCORE...", help="Games, e.g. 1600:1 1650:0.5 1700:½ 1800:0."
     ),
-    list_: str = typer.Option("standard", "--list", help="standard, rapid or blitz."),
+    list_: str | None = typer.Option(None, "--list", help="standard (default), rapid or blitz."),
     method: str = typer.Option("fide", "--method", help="fide, continuous, sequential or average."),
     expectation: str | None = typer.Option(
         None,
@@ -138,7 +142,9 @@ def calc(
         None, "--games", help="Rated games before (default: 30 or more, established)."
     ),
     birth_year: str | None = typer.Option(None, "--birth-year", help="For the junior K."),
-    ever_2400: bool = typer.Option(False, "--ever-2400", help="Rating has reached 2400."),
+    ever_2400: bool | None = typer.Option(
+        None, "--ever-2400/--no-ever-2400", help="Rating has reached 2400 (or not)."
+    ),
     on: str | None = typer.Option(None, "--date", help="Rules of this date (default: today)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
@@ -147,6 +153,7 @@ def calc(
     FIDE method by default: table 8.1.2, the cap and K of the rules in force on --date,
     the 700 rule (for a derived or whole K), the change rounded half away from zero.
     Opponent 0 or 'unrated' does not count; RATING 0 gives an initial rating.
+    Without RATING, the saved profile (`elo profile show`) fills what the options leave.
     """
     import json
 
@@ -162,31 +169,46 @@ def calc(
     )
     from pipeline.report.calc_table import calc_json, render_calc
 
+    tokens = [t for t in (rating, *(games or [])) if t is not None]
+    if tokens and ":" in tokens[0]:  # the first game: RATING left out
+        rating = None
+    saved = _calc_profile(rating, list_, k, career_games, birth_year, ever_2400)
     try:
-        if rating is None:
-            raise CalcInputError("expected RATING and at least one OPP:SCORE, e.g. 1500 1600:1")
+        if rating is None and saved.rating is None:
+            example = f"1500 {tokens[0]}" if tokens else "1500 1600:1"
+            raise CalcInputError(
+                f"expected RATING and at least one OPP:SCORE, e.g. {example} "
+                "(or save your rating: elo profile set --rating R)"
+            )
         day = parse_date(on) if on is not None else date.today()
+        if saved.birth_year is not None:
+            parse_count(str(saved.birth_year), "birth_year (saved profile)", 1850, day.year)
         request = CalcRequest(
-            rating=parse_rating(rating),
-            games=tuple(parse_game(token) for token in games or []),
+            rating=saved.rating if rating is None else parse_rating(rating),
+            games=tuple(parse_game(token) for token in (tokens if rating is None else tokens[1:])),
             on=day,
-            list_=list_.strip().lower(),
+            list_=(list_ or saved.list_ or "standard").strip().lower(),
             method=method.strip().lower(),
             expectation=expectation.strip().lower() if expectation is not None else None,
-            k=parse_k(k),
-            career_games=None
+            k=saved.k if k is None else parse_k(k),
+            career_games=saved.games
             if career_games is None
             else parse_count(career_games, "--games", 0, 100_000),
-            birth_year=None
+            birth_year=saved.birth_year
             if birth_year is None
             else parse_count(birth_year, "--birth-year", 1850, day.year),
-            ever_2400=ever_2400,
+            ever_2400=bool(saved.ever_2400 if ever_2400 is None else ever_2400),
         )
         result = calculate(request)
     except CalcInputError as exc:
         usage_error(str(exc))
     if as_json:
-        typer.echo(json.dumps(calc_json(result), ensure_ascii=True))
+        data = calc_json(result)
+        if not saved.is_empty():
+            from pipeline.profile import profile_json
+
+            data["profile"] = profile_json(saved)
+        typer.echo(json.dumps(data, ensure_ascii=True))
         return
     text = render_calc(result)
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
@@ -194,7 +216,160 @@ def calc(
         text.encode(encoding)
     except (UnicodeEncodeError, LookupError):
         text = render_calc(result, ascii_only=True)
+    if not saved.is_empty():
+        typer.echo(_profile_line(saved))
     typer.echo(text)
+
+
+# --- profile: the calculator's saved player data --------------------------------------
+
+profile_app = typer.Typer(
+    name="profile",
+    help="The calculator's saved player data: `elo calc` without RATING uses it.",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode="markdown",
+)
+app.add_typer(profile_app)
+
+
+def _profile_error(exc: ProfileError) -> NoReturn:
+    """A damaged profile file: every problem on stderr, exit 1 (input rejected)."""
+    for line in str(exc).splitlines():
+        typer.echo(f"elo: error: {line}", err=True)
+    typer.echo("elo: fix the file, or delete it with: elo profile clear", err=True)
+    raise typer.Exit(EXIT_INPUT)
+
+
+def _os_error(exc: OSError) -> NoReturn:
+    where = exc.filename if exc.filename is not None else "the profile"
+    typer.echo(f"elo: error: {where}: {exc.strerror or exc}", err=True)
+    raise typer.Exit(EXIT_INPUT)
+
+
+def _load_profile() -> tuple[Path, Profile | None]:
+    from pipeline.profile import ProfileError, profile_path, read_profile
+
+    path = profile_path()
+    try:
+        return path, read_profile(path)
+    except ProfileError as exc:
+        _profile_error(exc)
+    except OSError as exc:
+        _os_error(exc)
+
+
+def _calc_profile(
+    rating: str | None,
+    list_: str | None,
+    k: str | None,
+    career_games: str | None,
+    birth_year: str | None,
+    ever_2400: bool | None,
+) -> Profile:
+    """The saved values `elo calc` uses: none with a RATING, else those no option gives."""
+    from pipeline.profile import Profile, calc_defaults
+
+    if rating is not None:
+        return Profile()
+    _, saved = _load_profile()
+    options = {
+        "list": list_,
+        "k": k,
+        "games": career_games,
+        "birth_year": birth_year,
+        "ever_2400": ever_2400,
+    }
+    return calc_defaults(saved or Profile(), [key for key, v in options.items() if v is not None])
+
+
+def _profile_line(used: Profile) -> str:
+    from pipeline.profile import describe_profile
+
+    return f"Using your saved profile: {describe_profile(used)} (elo profile show)"
+
+
+@profile_app.command("set")
+def profile_set(
+    rating: str | None = typer.Option(None, "--rating", help="Your rating, 1..3500."),
+    list_: str | None = typer.Option(None, "--list", help="standard, rapid or blitz."),
+    birth_year: str | None = typer.Option(None, "--birth-year", help="For the junior K."),
+    career_games: str | None = typer.Option(
+        None, "--games", help="Rated games before (fewer than 30: K 40)."
+    ),
+    ever_2400: bool | None = typer.Option(
+        None, "--ever-2400/--no-ever-2400", help="Your rating has reached 2400 (or not)."
+    ),
+    k: str | None = typer.Option(
+        None, "--k", help="K: a number (decimals allowed), 'fide' or 'variable'."
+    ),
+    unset: list[str] | None = typer.Option(
+        None,
+        "--unset",
+        metavar="KEY",
+        help="Forget a saved value: rating, list, birth-year, games, ever-2400 or k "
+        "(repeat for more).",
+    ),
+) -> None:
+    """Save values for `elo calc`; the values saved before are kept unless replaced."""
+    from pipeline.calc import CalcInputError
+    from pipeline.profile import (
+        Profile,
+        describe_profile,
+        merge_profile,
+        parse_set_options,
+        write_profile,
+    )
+
+    try:
+        changes, forget = parse_set_options(
+            rating=rating,
+            list_=list_,
+            birth_year=birth_year,
+            games=career_games,
+            ever_2400=ever_2400,
+            k=k,
+            unset=unset or [],
+            this_year=date.today().year,
+        )
+    except CalcInputError as exc:
+        usage_error(str(exc))
+    path, saved = _load_profile()
+    merged = merge_profile(saved or Profile(), changes, forget)
+    try:
+        write_profile(path, merged)
+    except OSError as exc:
+        _os_error(exc)
+    typer.echo(f"Saved {path}: {describe_profile(merged) or 'no values'}")
+
+
+@profile_app.command("show")
+def profile_show(
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+) -> None:
+    """Print the saved values and the file that holds them."""
+    from pipeline.profile import render_profile, show_json
+
+    path, saved = _load_profile()
+    if as_json:
+        import json
+
+        typer.echo(json.dumps(show_json(path, saved), ensure_ascii=True))
+        return
+    typer.echo(render_profile(path, saved))
+
+
+@profile_app.command("clear")
+def profile_clear() -> None:
+    """Delete the saved profile (also a damaged one)."""
+    from pipeline.profile import clear_profile, profile_path
+
+    path = profile_path()
+    try:
+        removed = clear_profile(path)
+    except OSError as exc:
+        _os_error(exc)
+    typer.echo(f"Removed {path}" if removed else f"No saved profile ({path}): nothing to remove")
 
 
 # --- validate -------------------------------------------------------------------------

@@ -26,3 +26,12 @@ def shared_dir() -> Path:
     if not SHARED.is_dir():
         pytest.skip("the shared reference folder is not beside this clone")
     return SHARED
+
+
+@pytest.fixture(autouse=True)
+def _no_real_profile(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test reads or writes the real user's `elo profile`: ELO_CONFIG_DIR points at an
+    empty folder of its own (tests of the profile set their own)."""
+    monkeypatch.setenv("ELO_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
