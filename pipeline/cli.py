@@ -620,6 +620,61 @@ def explain(
     raise typer.Exit(outcome.exit_code)
 
 
+# --- convert ----------------------------------------------------------------------------
+
+
+@app.command()
+def convert(
+    paths: list[Path] = PATHS,
+    to: str | None = typer.Option(None, "--to", help="TRF version to write: trf16 or trf26."),
+    out: Path | None = typer.Option(None, "--out", help="Folder for the TRF files."),
+    registry: Path | None = typer.Option(
+        None,
+        "--registry",
+        help="FIDE rating list: FIDE IDs linked by name, and its ratings written.",
+    ),
+    list_: str | None = typer.Option(
+        None,
+        "--list",
+        help="Rating list of every event (its ratings are written): standard, rapid or blitz.",
+    ),
+) -> None:
+    """Write one TRF file per event (for submission), from any file `elo run` reads.
+
+    Running `elo run` over the TRF files gives the same ratings.csv as over the sources.
+    An event that cannot be written faithfully is refused with every reason (exit 1);
+    the others are still written.
+    """
+    version = (to or "").strip().lower()
+    if version not in ("trf16", "trf26"):
+        usage_error(f"--to: expected trf16 or trf26, got {'nothing' if to is None else repr(to)}")
+    if out is None:
+        usage_error("--out: expected the folder to write the TRF files to")
+    _check_list(list_)
+    _check_paths(paths, registry)
+    _check_out(out)
+    from pipeline.convert import ConvertOptions, convert_paths, summary_lines
+
+    options = ConvertOptions(paths, version, out, registry, list_)
+    try:
+        with _progress(False) as progress:
+            outcome = convert_paths(options, progress)
+    except OSError as exc:  # not a bug: the machine refused a read or a write
+        where = exc.filename if exc.filename is not None else "a file"
+        typer.echo(f"elo: error: {where}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_INPUT) from None
+    print_problems(outcome.problems)
+    for found in outcome.ignored_registries:
+        typer.echo(
+            f"{found}: warning: a rating list among the inputs is not an event; "
+            "ignored (pass it with --registry to use it)",
+            err=True,
+        )
+    for line in summary_lines(outcome):
+        typer.echo(line)
+    raise typer.Exit(outcome.exit_code)
+
+
 @contextmanager
 def _progress(quiet: bool) -> Iterator[Callable[[int, int, str], None] | None]:
     """A progress bar on stderr for multi-file runs; silent when not a terminal or quiet."""

@@ -47,6 +47,8 @@ class RunOptions:
     write_list: bool = False  # --write-list: players_list.csv and pending.csv
     pending: Path | None = None  # --pending: the pool of earlier periods
     previous_list: Path | None = None  # --previous-list: the list of the month before
+    # elo convert: keep every event read, whatever its period (no period placement)
+    all_periods: bool = False
     today: date = field(default_factory=date.today)
 
 
@@ -61,6 +63,7 @@ class Loaded:
     events: list[EventData] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     invalid_files: list[str] = field(default_factory=list)
+    rejected: list[EventData] = field(default_factory=list)  # read, with validation errors
     ignored_registries: list[str] = field(default_factory=list)
     registry: pl.DataFrame | None = None
     identity: IdentityResult | None = None  # every entry linked to a person
@@ -151,6 +154,7 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
             loaded.problems.extend(problems)
             if any(p.is_error for p in problems):
                 loaded.invalid_files.append(str(ev.events["file"][0]))
+                loaded.rejected.append(ev)
             else:
                 loaded.events.append(ev)
     if total == 0:
@@ -165,7 +169,8 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
 
     with timer.stage("validate"):
         _drop_duplicates(loaded, inputs.events)
-    _place_in_periods(loaded, options)
+    if not options.all_periods:
+        _place_in_periods(loaded, options)
     if options.pending is not None:
         _read_pending(options, loaded)
 
