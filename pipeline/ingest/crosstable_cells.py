@@ -167,9 +167,10 @@ def parse_swiss_cell(text: str) -> RoundCell | None:
     bye = _BYES.get(key.replace(" ", ""))
     if bye is not None:
         return RoundCell(None, None, bye[0], bye[1])
-    if fold(key) in BYE_WORD_SET:
+    folded = fold(key)
+    if folded in BYE_WORD_SET:
         return RoundCell(None, None, "U", 1.0, bye_word=True)
-    if fold(key) in NOT_PAIRED_SET:
+    if folded in NOT_PAIRED_SET:
         return RoundCell(None, None, "Z", 0.0)
     found = _SWISS_GAME.fullmatch(key)
     if found:

@@ -15,6 +15,9 @@
 
 Every problem of the file is collected; errors end in one `InputError`, warnings
 (unknown records, unreadable birth dates, ...) are returned in `EventData.problems`.
+The 001 lines and their round slots are read all at once (`pipeline.ingest.trf_columns`)
+when they are well formed, as they nearly always are; otherwise they are read line by
+line and slot by slot, which words each problem, so both ways give the same result.
 Team records (013, 3x0, 801, 802, ...) and national records (``IND    1   GM ...``) are
 accepted and not read; record 112 may repeat; Swiss-Manager's column rulers (lines of
 digits and blanks) are passed over.
@@ -30,6 +33,9 @@ import polars as pl
 from pipeline.errors import ProblemList, Severity
 from pipeline.ingest import trf_fields as tf
 from pipeline.ingest.model import EventData
+from pipeline.ingest.trf_columns import PlayerColumns, last_used_round
+from pipeline.ingest.trf_columns import games_columnwise as _games_columnwise
+from pipeline.ingest.trf_columns import players_columnwise as _players_columnwise
 from pipeline.ingest.trf_records import (
     KEPT_RECORDS,
     NATIONAL_RECORD,
@@ -39,11 +45,10 @@ from pipeline.ingest.trf_records import (
     scoring,
 )
 from pipeline.ingest.trf_write import write_trf
-from schemas.ingest import GAME_DTYPES, PENDING_CODE, PLAYER_DTYPES, Games
+from schemas.ingest import GAME_DTYPES, PENDING_CODE, Games
 
 __all__ = ["looks_like_trf", "read_trf", "scoring_from_trf", "split_lines", "write_trf"]
 
-_LINE_BREAK = re.compile(r"\r\n|\n|\r")
 _TRF_HEAD = re.compile(r"(?:0[0-9][0-9]|XX[A-Z]|###)(?: |$)")
 _PLAYER_HEAD = re.compile(r"001 [ 0-9]{3}[0-9]")
 # Swiss-Manager writes column rulers above the player lines ("         1         2",
@@ -82,7 +87,9 @@ def split_lines(text: str) -> list[str]:
     """Lines without their ends (CRLF, LF or CR); a leading BOM is dropped."""
     if text.startswith("\ufeff"):
         text = text[1:]
-    lines = _LINE_BREAK.split(text)
+    if "\r" in text:  # CRLF first, so that its CR is not taken for a line end of its own
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -111,21 +118,40 @@ def scoring_from_trf(text: str) -> dict[str, float] | None:
 
 def read_trf(text: str, file: str) -> EventData:
     """Parse a TRF16 / TRF26 / TRF(x) file's text; `file` is the path shown in messages."""
+    lines = split_lines(text)
+    event = _read_lines(lines, file, columnwise=True)
+    if event is None:  # a 001 line needs a message: read them one by one, which words it
+        event = _read_lines(lines, file, columnwise=False)
+        assert event is not None
+    return event
+
+
+def _read_lines(lines: list[str], file: str, columnwise: bool) -> EventData | None:
+    """The event of a file's lines. With `columnwise`, the 001 lines are read all at once
+    (`trf_columns.players_columnwise`), and None is returned when one of them is not well
+    formed; else each is read by `_read_player`, in file order with the other records."""
     problems = ProblemList()
     records = Records()
     players: list[_Player] = []
     seen: dict[int, int] = {}  # start number -> line
+    player_lines: list[str] = []
+    player_line_nos: list[int] = []
 
-    for line_no, line in enumerate(split_lines(text), start=1):
-        if not line.strip():
-            continue
-        if line.startswith("###"):
-            records.comments = True
-            continue
-        if _RULER.fullmatch(line):
-            continue  # a column ruler
+    for line_no, line in enumerate(lines, start=1):
+        # a line that starts '001 ' is never blank, a comment or a column ruler
+        if not line.startswith("001 "):
+            if not line.strip():
+                continue
+            if line.startswith("###"):
+                records.comments = True
+                continue
+            if _RULER.fullmatch(line):
+                continue  # a column ruler
         code = line[:3]
-        if code == "001":
+        if code == "001" and columnwise:
+            player_lines.append(line)
+            player_line_nos.append(line_no)
+        elif code == "001":
             player = _read_player(line, line_no, file, problems)
             if player is None:
                 continue
@@ -151,16 +177,21 @@ def read_trf(text: str, file: str) -> EventData:
                 Severity.WARNING,
             )  # fmt: skip
 
-    if not players and not problems.errors:
+    columns = (
+        _players_columnwise(player_lines, player_line_nos) if columnwise else _as_columns(players)
+    )
+    if columns is None:
+        return None
+    if not columns.line and not problems.errors:
         problems.add(
             file, None, None, "no-players", "expected at least one 001 player line, got none"
         )
-    games, used_rounds = _read_games(players, file, problems)
+    games, used_rounds = _read_games(columns, file, problems)
     events = events_frame(records, file, used_rounds, problems)
     problems.raise_if_errors()
     return EventData(
         events=events,
-        players=_players_frame(players, file),
+        players=columns.frame(file),
         games=games,
         problems=problems.warnings,
     )
@@ -251,137 +282,70 @@ def _read_player(line: str, line_no: int, file: str, problems: ProblemList) -> _
     )
 
 
-def _last_used_round(line: str) -> int:
-    for round_no in range(tf.round_count(line), 0, -1):
-        if tf.round_span(round_no).cut(line).strip():
-            return round_no
-    return 0
+def _as_columns(players: list[_Player]) -> PlayerColumns:
+    return PlayerColumns(
+        line=[p.line for p in players],
+        start_no=[p.start_no for p in players],
+        name=[p.name for p in players],
+        fide_id=[p.fide_id for p in players],
+        federation=[p.federation for p in players],
+        title=[p.title for p in players],
+        sex=[p.sex for p in players],
+        birth_year=[p.birth_year for p in players],
+        rating=[p.rating for p in players],
+        points=[p.points for p in players],
+        rank=[p.rank for p in players],
+        text=[p.text for p in players],
+    )
 
 
 def _read_games(
-    players: list[_Player], file: str, problems: ProblemList
+    players: PlayerColumns, file: str, problems: ProblemList
 ) -> tuple[pl.DataFrame, int]:
-    """Every round slot of every player line: cut column-wise in one polars query when
-    every slot is well formed (nearly always), else read slot by slot, which words each
+    """Every round slot of every player line: all at once when every slot is well formed
+    (nearly always, `trf_columns.games_columnwise`), else slot by slot, which words each
     problem (`_read_round`)."""
-    used = max((_last_used_round(p.text) for p in players), default=0)
+    used = last_used_round(players.text)
     fast = _games_columnwise(players, file, used)
     if fast is not None:
         return fast, used
     return _games_one_by_one(players, file, problems, used), used
 
 
-_RESULT_CHARS = sorted({*tf.RESULT_CODE_SET, *(c.lower() for c in tf.RESULT_CODE_SET)})
-# a well-formed slot: 'NNNN c r  ' (opponent digits or blanks, colour, result code)
-_SLOT_OK = (
-    "^[ 0-9]{4} [wWbB -] (?:" + "|".join(re.escape(c) for c in [*_RESULT_CHARS, " "]) + ")  $"
-)
-
-
-def _games_columnwise(players: list[_Player], file: str, used: int) -> pl.DataFrame | None:
-    """The games frame of well-formed slots, or None when some slot needs a message."""
-    if not players or used == 0:
-        return pl.DataFrame(schema=GAME_DTYPES)
-    lines = pl.DataFrame(
-        {
-            "_text": [p.text for p in players],
-            G_NO: [p.start_no for p in players],
-            G_LINE: [p.line for p in players],
-        },
-        schema={"_text": pl.String, G_NO: pl.Int64, G_LINE: pl.Int64},
-    )
-    rounds = pl.DataFrame({G_ROUND: list(range(1, used + 1))}, schema={G_ROUND: pl.Int64})
-    start = tf.round_start(1) - 1
-    slot = (
-        pl.col("_text")
-        .str.slice(pl.lit(start) + tf.ROUND_WIDTH * (pl.col(G_ROUND) - 1), tf.ROUND_WIDTH)
-        .str.pad_end(tf.ROUND_WIDTH, " ")
-    )
-    frame = lines.join(rounds, how="cross").with_columns(slot.alias("_slot"))
-    raw_opp = pl.col("_slot").str.slice(0, 4).str.strip_chars(" ")
-    raw_colour = pl.col("_slot").str.slice(5, 1)
-    raw_result = pl.col("_slot").str.slice(7, 1)
-    frame = frame.with_columns(
-        (pl.col("_slot").str.contains(_SLOT_OK) & ~raw_opp.str.contains(" ")).alias("_ok"),
-        pl.when(raw_opp != "").then(raw_opp.cast(pl.Int64, strict=False)).alias("_opp"),
-        raw_colour.str.to_lowercase().alias("_colour"),
-        raw_result.alias("_result"),
-    )
-    blank_result = pl.col("_result") == " "
-    colour = pl.when(pl.col("_colour").is_in(["w", "b"])).then(pl.col("_colour"))
-    opponent = pl.when(pl.col("_opp") != 0).then(pl.col("_opp"))
-    # a blank result with a colour and no opponent is a problem (worded one by one)
-    bad = blank_result & opponent.is_null() & colour.is_not_null()
-    if not frame.select((pl.col("_ok") & ~bad).all()).item():
-        return None
-    code = (
-        pl.when(blank_result & opponent.is_not_null())
-        .then(pl.lit(PENDING_CODE))
-        .when(blank_result)
-        .then(pl.lit("Z"))
-        .otherwise(pl.col("_result").str.to_uppercase())
-    )
-    out = frame.select(
-        pl.lit(file).alias(G_EVENT),
-        pl.col(G_ROUND),
-        pl.col(G_NO),
-        opponent.alias(G_OPP),
-        colour.alias(G_COLOUR),
-        code.alias(G_CODE),
-    ).with_columns(
-        pl.col(G_CODE)
-        .replace_strict(
-            {c: tf.result_score(c) for c in [*tf.RESULT_CODE_SET, PENDING_CODE, "Z"]},
-            return_dtype=pl.Float64,
-        )
-        .alias(G_SCORE),
-        (pl.col(G_CODE).is_in(list(tf.PLAYED_CODE_SET)) & pl.col(G_OPP).is_not_null()).alias(
-            G_PLAYED
-        ),
-        frame[G_LINE].alias(G_LINE),
-        pl.format(
-            "{}-{}",
-            pl.lit(start + 1) + tf.ROUND_WIDTH * (pl.col(G_ROUND) - 1),
-            pl.lit(start + tf.ROUND_WIDTH) + tf.ROUND_WIDTH * (pl.col(G_ROUND) - 1),
-        ).alias(G_COLUMN),
-    )
-    return out.select(pl.col(name).cast(dtype) for name, dtype in GAME_DTYPES.items())
-
-
 def _games_one_by_one(
-    players: list[_Player], file: str, problems: ProblemList, used: int
+    players: PlayerColumns, file: str, problems: ProblemList, used: int
 ) -> pl.DataFrame:
     cols: dict[str, list[object]] = {name: [] for name in GAME_DTYPES}
-    for player in players:
+    for text, line_no, start_no in zip(players.text, players.line, players.start_no, strict=True):
         for round_no in range(1, used + 1):
-            entry = _read_round(player, round_no, file, problems)
+            entry = _read_round(text, line_no, round_no, file, problems)
             if entry is None:
                 continue
             opponent, colour, code = entry
             cols[G_EVENT].append(file)
             cols[G_ROUND].append(round_no)
-            cols[G_NO].append(player.start_no)
+            cols[G_NO].append(start_no)
             cols[G_OPP].append(opponent)
             cols[G_COLOUR].append(colour)
             cols[G_CODE].append(code)
             cols[G_SCORE].append(tf.result_score(code))
             cols[G_PLAYED].append(code in tf.PLAYED_CODE_SET and opponent is not None)
-            cols[G_LINE].append(player.line)
+            cols[G_LINE].append(line_no)
             cols[G_COLUMN].append(str(tf.round_span(round_no)))
     return pl.DataFrame(cols, schema=GAME_DTYPES)
 
 
 def _read_round(
-    player: _Player, round_no: int, file: str, problems: ProblemList
+    line: str, line_no: int, round_no: int, file: str, problems: ProblemList
 ) -> tuple[int | None, str | None, str] | None:
-    """(opponent, colour, code) of one round slot; None after reporting an error."""
-    line = player.text
+    """(opponent, colour, code) of one round slot of `line`; None after reporting an
+    error."""
     slot = tf.round_span(round_no).cut(line).ljust(tf.ROUND_WIDTH)
     if not slot.strip():
         return None, None, "Z"
 
     def error(cols: tf.Columns, code: str, message: str) -> None:
-        problems.add(file, player.line, str(cols), code, message)
+        problems.add(file, line_no, str(cols), code, message)
 
     ok = True
     for offset in (4, 6, 8, 9):  # separators: columns 96, 98, 100, 101 in round 1
@@ -444,14 +408,3 @@ def _read_round(
         )
         ok = False
     return (opponent, colour, code) if ok else None
-
-
-def _players_frame(players: list[_Player], file: str) -> pl.DataFrame:
-    rows = [
-        (
-            file, p.start_no, p.name, p.fide_id, p.federation, p.title, p.sex, p.birth_year,
-            p.rating, p.points, p.rank, None, None, p.line,
-        )
-        for p in players
-    ]  # fmt: skip
-    return pl.DataFrame(rows, schema=PLAYER_DTYPES, orient="row")

@@ -400,7 +400,10 @@ _MONTH_NAMES: dict[str, tuple[tuple[str, ...], ...]] = {
 def fold(text: str) -> str:
     """Case and diacritics folded, spaces collapsed: ``'Última  Atualização'`` ->
     ``'ultima atualizacao'``."""
-    decomposed = unicodedata.normalize("NFKD", " ".join(text.split()).casefold())
+    collapsed = " ".join(text.split()).casefold()
+    if collapsed.isascii():  # nothing to decompose (most cells): the same, faster
+        return collapsed
+    decomposed = unicodedata.normalize("NFKD", collapsed)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
