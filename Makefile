@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: install demo test test-slow fuzz lint fmt bench check clean
+.PHONY: install demo test test-slow fuzz lint fmt bench check clean catalogs catalogs-update
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,19 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 
 check: lint test
+
+# --lang: compile pipeline/locale/<lang>/LC_MESSAGES/elo.po to the elo.mo shipped beside it
+# (tests/test_i18n.py checks that the .mo is up to date and every text is translated)
+catalogs: $(STAMP)
+	$(BIN)/pybabel compile -d pipeline/locale -D elo --statistics
+
+# after changing texts in the code: the .po files take the new msgids (translate them,
+# then make catalogs)
+catalogs-update: $(STAMP)
+	$(BIN)/pybabel extract --no-location --width 100 -o .elo.pot pipeline
+	$(BIN)/pybabel update -i .elo.pot -d pipeline/locale -D elo --width 100 \
+		--no-fuzzy-matching --ignore-obsolete
+	rm -f .elo.pot
 
 clean:
 	rm -rf $(VENV) reports .pytest_cache .mypy_cache .ruff_cache

@@ -28,6 +28,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
+from pipeline.i18n import N_
 from pipeline.rules.fide import (
     REASON_OPPONENT_UNRATED,
     REASON_RULE_600,
@@ -39,7 +40,7 @@ from pipeline.rules.fide import (
     round_decimal_half_away,
 )
 from pipeline.rules.methods import EXPECTATIONS, METHODS, KRule, rate_games, variable_k
-from pipeline.rules.ruleset import LISTS, RuleSet, ruleset_for
+from pipeline.rules.ruleset import LISTS, RAPID_K_FROM, RULE_600_FROM, RuleSet, ruleset_for
 
 ALL_METHODS: Final[tuple[str, ...]] = ("fide", *METHODS)
 MAX_RATING: Final[int] = 3500
@@ -52,6 +53,46 @@ _SCORES: Final[dict[str, int]] = {
 }  # fmt: skip
 _K_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _HUNDRED = Decimal(100)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A word inside a note that is translated with it (a rating list's name)."""
+
+    word: str
+
+
+NoteValue = int | Decimal | str | dt.date | Term
+
+
+@dataclass(frozen=True)
+class Note:
+    """One note of a calculation: an English template (a msgid of the catalogs, with
+    `{name}` fields) and its values, so that a report can write it in any language.
+    `str(note)` is the English text (`--json`'s `notes`)."""
+
+    template: str
+    values: tuple[tuple[str, NoteValue], ...] = ()
+
+    def __str__(self) -> str:
+        return self.template.format(
+            **{k: v.word if isinstance(v, Term) else str(v) for k, v in self.values}
+        )
+
+
+def _note(template: str, **values: NoteValue) -> Note:
+    return Note(template, tuple(values.items()))
+
+
+_METHOD_NOTES: Final[dict[str, str]] = {
+    "continuous": N_("continuous method: not FIDE's rule; decimals kept"),
+    "sequential": N_("sequential method: not FIDE's rule; decimals kept"),
+    "average": N_("average method: not FIDE's rule; decimals kept"),
+}
+_EXPECTATION_NOTES: Final[dict[str, str]] = {
+    "logistic": N_("logistic expectation: not FIDE's table 8.1.2"),
+    "polynomial": N_("polynomial expectation: not FIDE's table 8.1.2"),
+}
 
 
 class CalcInputError(ValueError):
@@ -114,7 +155,7 @@ class CalcResult:
     change_unrounded: Decimal | None
     change: Decimal | None  # whole for FIDE, one decimal for the other methods
     rating_after: Decimal | None
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note, ...] = ()
     initial: InitialRating | None = None
     decimals: int = 2  # decimals of PD / ΔR in reports (4 for non-table expectations)
     average_opponent: Decimal | None = None  # average method: the average opponent
@@ -234,7 +275,7 @@ def calculate(request: CalcRequest) -> CalcResult:
     return _calculate_method(request, request.rating, rs, expectation)
 
 
-def _derived_k(request: CalcRequest, rating: int, rs: RuleSet) -> tuple[int, str]:
+def _derived_k(request: CalcRequest, rating: int, rs: RuleSet) -> tuple[int, Note]:
     """FIDE's K and the sentence explaining it."""
     k = derive_k(
         rs,
@@ -245,9 +286,14 @@ def _derived_k(request: CalcRequest, rating: int, rs: RuleSet) -> tuple[int, str
         ever_2400=request.ever_2400,
     )
     if rs.k_flat is not None:
-        why = f"K {k}: every {rs.list} player before 2022-10-01"
+        why = _note(
+            N_("K {k}: every {list} player before {date}"),
+            k=k,
+            list=Term(rs.list),
+            date=RAPID_K_FROM,
+        )
     elif k == rs.k_top and (request.ever_2400 or rating >= rs.k_top_from):
-        why = f"K {k}: rating has reached {rs.k_top_from}"
+        why = _note(N_("K {k}: rating has reached {top}"), k=k, top=rs.k_top_from)
     elif (
         rs.k_junior is not None
         and k == rs.k_junior
@@ -255,13 +301,27 @@ def _derived_k(request: CalcRequest, rating: int, rs: RuleSet) -> tuple[int, str
         and request.on.year - request.birth_year <= rs.junior_max_age
         and rating < rs.junior_below
     ):
-        why = f"K {k}: junior (born {request.birth_year}) rated below {rs.junior_below}"
+        why = _note(
+            N_("K {k}: junior (born {year}) rated below {below}"),
+            k=k,
+            year=request.birth_year,
+            below=rs.junior_below,
+        )
     elif request.career_games is not None and request.career_games < rs.new_player_games:
-        why = f"K {k}: fewer than {rs.new_player_games} career games ({request.career_games})"
+        why = _note(
+            N_("K {k}: fewer than {n} career games ({games})"),
+            k=k,
+            n=rs.new_player_games,
+            games=request.career_games,
+        )
     elif request.career_games is None:
-        why = f"K {k}: established player (no --games: assumed {rs.new_player_games} or more)"
+        why = _note(
+            N_("K {k}: established player (no --games: assumed {n} or more)"),
+            k=k,
+            n=rs.new_player_games,
+        )
     else:
-        why = f"K {k}: established player"
+        why = _note(N_("K {k}: established player"), k=k)
     return k, why
 
 
@@ -286,22 +346,28 @@ def _opt(value: int | None, scale: int) -> Decimal | None:
     return None if value is None else Decimal(value) / scale
 
 
-def _exclusion_notes(games: tuple[CalcGame, ...]) -> list[str]:
-    notes: list[str] = []
+def _exclusion_notes(games: tuple[CalcGame, ...]) -> list[Note]:
+    notes: list[Note] = []
     unrated = sum(1 for g in games if g.reason == REASON_OPPONENT_UNRATED)
     r600 = sum(1 for g in games if g.reason == REASON_RULE_600)
     if unrated:
-        notes.append(f"{unrated} game(s) against unrated opponents do not count")
+        notes.append(_note(N_("{n} game(s) against unrated opponents do not count"), n=unrated))
     if r600:
         notes.append(
-            f"{r600} game(s) not rated by the 600-point rule "
-            "(rapid/blitz from 2024-12-01: a 2600+ player and a difference of 600 or more)"
+            _note(
+                N_(
+                    "{n} game(s) not rated by the 600-point rule (rapid/blitz from {date}: "
+                    "a 2600+ player and a difference of 600 or more)"
+                ),
+                n=r600,
+                date=RULE_600_FROM,
+            )
         )
     return notes
 
 
 def _calculate_fide(request: CalcRequest, rating: int, rs: RuleSet) -> CalcResult:
-    notes: list[str] = []
+    notes: list[Note] = []
     pairs = [(g.opponent, g.score) for g in request.games]
     k_spec = request.k
     k: int | Decimal
@@ -310,16 +376,24 @@ def _calculate_fide(request: CalcRequest, rating: int, rs: RuleSet) -> CalcResul
         notes.append(why)
     elif k_spec == "variable":
         k = variable_k(rating)
-        notes.append(f"variable K = (3400 - {rating})^2 / 100000 = {k}: not a FIDE rule")
+        notes.append(
+            _note(
+                N_("variable K = (3400 - {rating})^2 / 100000 = {k}: not a FIDE rule"),
+                rating=rating,
+                k=k,
+            )
+        )
     else:
         assert isinstance(k_spec, int | Decimal)
         k = k_spec
-        notes.append(f"K {k} given")
+        notes.append(_note(N_("K {k} given"), k=k))
     result = rate_player(rating, pairs, k, rs)
     if isinstance(k, int) and result.k != k:
-        notes.append(f"700 rule: K {k} -> {result.k} ({result.n} games)")
+        notes.append(
+            _note(N_("700 rule: K {k} -> {used} ({n} games)"), k=k, used=result.k, n=result.n)
+        )
     elif not isinstance(k, int) and rs.rule_700:
-        notes.append("700 rule not applied to a K that is not a whole number")
+        notes.append(_note(N_("700 rule not applied to a K that is not a whole number")))
     k_eff = Decimal(result.k)
     games = _game_rows_fide(result.games, k_eff)
     notes.extend(_exclusion_notes(games))
@@ -345,7 +419,7 @@ def _calculate_fide(request: CalcRequest, rating: int, rs: RuleSet) -> CalcResul
 def _calculate_method(
     request: CalcRequest, rating: int, rs: RuleSet, expectation: str
 ) -> CalcResult:
-    notes = [f"{request.method} method: not FIDE's rule; decimals kept"]
+    notes = [_note(_METHOD_NOTES[request.method])]
     k_spec = request.k
     k: KRule
     if k_spec is None or k_spec == "fide":
@@ -354,13 +428,13 @@ def _calculate_method(
         notes.append(why)
     elif k_spec == "variable":
         k = "variable"
-        notes.append("variable K = (3400 - R)^2 / 100000: not a FIDE rule")
+        notes.append(_note(N_("variable K = (3400 - R)^2 / 100000: not a FIDE rule")))
     else:
         assert isinstance(k_spec, int | Decimal)
         k = Decimal(k_spec)
-        notes.append(f"K {k_spec} given")
+        notes.append(_note(N_("K {k} given"), k=k_spec))
     if expectation != "table":
-        notes.append(f"{expectation} expectation: not FIDE's table 8.1.2")
+        notes.append(_note(_EXPECTATION_NOTES[expectation]))
     res = rate_games(
         request.method, rating, [(g.opponent, g.score) for g in request.games], k, rs, expectation
     )
@@ -403,6 +477,15 @@ def _calculate_method(
     )
 
 
+def _initial_missing(ini: InitialRating, rs: RuleSet) -> Note:
+    """Why there is no initial rating (the words of `rules.fide.initial_rating`)."""
+    return _note(
+        N_("no initial rating: needs at least {min} games against rated opponents, has {n}"),
+        min=rs.initial_min_games,
+        n=ini.games,
+    )
+
+
 def _calculate_initial(request: CalcRequest, rs: RuleSet) -> CalcResult:
     """An unrated player: the initial rating from the games against rated opponents."""
     if request.method != "fide":
@@ -410,9 +493,9 @@ def _calculate_initial(request: CalcRequest, rs: RuleSet) -> CalcResult:
             f"--method {request.method}: an unrated player's rating comes from FIDE's "
             "initial-rating rule; use --method fide"
         )
-    notes: list[str] = []
+    notes: list[Note] = []
     if request.k is not None:
-        notes.append("K does not apply to an initial rating")
+        notes.append(_note(N_("K does not apply to an initial rating")))
     rows: list[CalcGame] = []
     opponents: list[int] = []
     score = 0
@@ -428,24 +511,38 @@ def _calculate_initial(request: CalcRequest, rs: RuleSet) -> CalcResult:
     ini = initial_rating(opponents, score, rs)
     published = ini.published
     if ini.value is None:
-        notes.append(f"no initial rating: {ini.reason}")
+        notes.append(_initial_missing(ini, rs))
     else:
         ra = _dec(ini.ra)
         assert ra is not None
         extra = " + 2 x 1800" if ini.method == "2024" else ""
         notes.append(
-            f"initial rating ({ini.method} method): Ra = ({sum(opponents)}{extra}) / "
-            f"{len(opponents) + (2 if ini.method == '2024' else 0)} = "
-            f"{round_decimal_half_away(ra, 2)}, p = {Decimal(ini.p_hundredths or 0) / 100}, "
-            f"dp = {ini.dp:+d}, Ru = {ini.value}"
+            _note(
+                N_(
+                    "initial rating ({method} method): Ra = ({total}{extra}) / {n} = {ra}, "
+                    "p = {p}, dp = {dp}, Ru = {value}"
+                ),
+                method=ini.method,
+                total=sum(opponents),
+                extra=extra,
+                n=len(opponents) + (2 if ini.method == "2024" else 0),
+                ra=round_decimal_half_away(ra, 2),
+                p=Decimal(ini.p_hundredths or 0) / 100,
+                dp=f"{ini.dp:+d}",
+                value=ini.value,
+            )
         )
         if score == 0:
             published = False
-            notes.append("a zero score in the player's first event is disregarded: no rating")
+            notes.append(
+                _note(N_("a zero score in the player's first event is disregarded: no rating"))
+            )
         elif not published:
-            notes.append(f"not published: {ini.reason}")
+            notes.append(_note(N_("not published: below the rating floor {floor}"), floor=rs.floor))
         else:
-            notes.append(f"published: {ini.value} (at least {rs.floor})")
+            notes.append(
+                _note(N_("published: {value} (at least {floor})"), value=ini.value, floor=rs.floor)
+            )
     notes.extend(_exclusion_notes(tuple(r for r in rows if r.reason != REASON_PLAYER_UNRATED)))
     return CalcResult(
         method="fide",

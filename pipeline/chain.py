@@ -125,6 +125,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
     from pipeline.rate import RateOptions, rate_period
     from pipeline.report.outdir import staged
     from pipeline.report.tables import write_outputs
+    from pipeline.report.workbook import WorkbookOptions
 
     timer = Timer()
     loaded = load_inputs(options, timer, progress)
@@ -225,6 +226,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
                         checks=warnings,
                         identities=identities,
                         extra=lists,
+                        workbook=WorkbookOptions(lang=options.lang),
                     )
             # a period done: only its counts are kept (a chain of world months would
             # otherwise hold every month's games)

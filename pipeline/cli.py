@@ -56,6 +56,12 @@ IDENTITIES = typer.Option(
 NO_NAME_MATCH = typer.Option(
     False, "--no-name-match", help="Link players by FIDE ID only, never by name."
 )
+LANG = typer.Option(
+    None,
+    "--lang",
+    help="Language of the text output and the workbook: en, es or it (default: the "
+    "locale of LC_ALL / LC_MESSAGES / LANG, else en).",
+)
 
 
 def _version(value: bool) -> None:
@@ -79,6 +85,19 @@ def usage_error(message: str) -> NoReturn:
     raise typer.Exit(EXIT_USAGE)
 
 
+def pick_lang(value: str | None) -> str:
+    """--lang, else the environment's locale (LC_ALL, LC_MESSAGES, LANG), else English;
+    an unknown --lang is a usage error."""
+    from pipeline.i18n import lang_from_env, parse_lang
+
+    if value is None:
+        return lang_from_env(os.environ)
+    try:
+        return parse_lang(value)
+    except ValueError as exc:
+        usage_error(f"--lang: {exc}")
+
+
 def print_problems(problems: Iterable[Problem]) -> None:
     """Every problem as `file:line[:column]: message [code]` on stderr."""
     for problem in problems:
@@ -99,6 +118,7 @@ _CALC_VALUE_OPTIONS = (
     "--games",
     "--birth-year",
     "--date",
+    "--lang",
 )
 _CALC_FLAGS = ("--ever-2400", "--no-ever-2400", "--json")
 
@@ -147,6 +167,7 @@ def calc(
     ),
     on: str | None = typer.Option(None, "--date", help="Rules of this date (default: today)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    lang: str | None = LANG,
 ) -> None:
     """What happens to a rating after these games (the rating calculators' job).
 
@@ -169,6 +190,7 @@ def calc(
     )
     from pipeline.report.calc_table import calc_json, render_calc
 
+    language = pick_lang(lang)
     tokens = [t for t in (rating, *(games or [])) if t is not None]
     if tokens and ":" in tokens[0]:  # the first game: RATING left out
         rating = None
@@ -210,14 +232,14 @@ def calc(
             data["profile"] = profile_json(saved)
         typer.echo(json.dumps(data, ensure_ascii=True))
         return
-    text = render_calc(result)
+    text = render_calc(result, lang=language)
     encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
     try:
         text.encode(encoding)
     except (UnicodeEncodeError, LookupError):
-        text = render_calc(result, ascii_only=True)
+        text = render_calc(result, ascii_only=True, lang=language)
     if not saved.is_empty():
-        typer.echo(_profile_line(saved))
+        typer.echo(_profile_line(saved, language))
     typer.echo(text)
 
 
@@ -283,10 +305,12 @@ def _calc_profile(
     return calc_defaults(saved or Profile(), [key for key, v in options.items() if v is not None])
 
 
-def _profile_line(used: Profile) -> str:
+def _profile_line(used: Profile, lang: str) -> str:
+    from pipeline.i18n import translator
     from pipeline.profile import describe_profile
 
-    return f"Using your saved profile: {describe_profile(used)} (elo profile show)"
+    line = translator(lang)._("Using your saved profile: {profile} (elo profile show)")
+    return line.format(profile=describe_profile(used, lang))
 
 
 @profile_app.command("set")
@@ -546,8 +570,10 @@ def run(
         "--previous-list",
         help="The list of the month before the period: Ro of the events that began then.",
     ),
+    lang: str | None = LANG,
 ) -> None:
     """Rate the events of a rating period; write the workbook, CSV tables and summary."""
+    language = pick_lang(lang)
     options = _run_options(
         paths, registry, list_, period, rules, rounding, out, skip_invalid, identities,
         no_name_match,
@@ -561,7 +587,12 @@ def run(
     if previous_list is not None and not previous_list.is_file():
         usage_error(f"--previous-list: no such file {previous_list}")
     options = dataclasses.replace(
-        options, chain=chain, write_list=write_list, pending=pending, previous_list=previous_list
+        options,
+        chain=chain,
+        write_list=write_list,
+        pending=pending,
+        previous_list=previous_list,
+        lang=language,
     )
     _check_out(out)
     with _progress(quiet) as progress:
@@ -570,12 +601,14 @@ def run(
     if outcome.result is not None:
         shown = sorted([*shown, *outcome.result.warnings], key=lambda p: p.sort_key())
     print_problems(shown)
+    from pipeline.i18n import translator
+
+    ignored = translator(language)._(
+        "a rating list among the inputs is not an event; ignored (pass it with --registry "
+        "to use it)"
+    )
     for found in outcome.loaded.ignored_registries:
-        typer.echo(
-            f"{found}: warning: a rating list among the inputs is not an event; "
-            "ignored (pass it with --registry to use it)",
-            err=True,
-        )
+        typer.echo(f"{found}: warning: {ignored}", err=True)
     if not quiet:
         from rich.console import Console
 
@@ -583,7 +616,7 @@ def run(
 
         ratings = outcome.result.ratings if outcome.result is not None else None
         summary = render_summary(
-            outcome.summary, ratings, written=outcome.written, list_problems=False
+            outcome.summary, ratings, written=outcome.written, list_problems=False, lang=language
         )
         Console(highlight=False).print(summary)
     raise typer.Exit(outcome.exit_code)

@@ -33,6 +33,7 @@ from typing import Final
 import tomli_w
 
 from pipeline.calc import MAX_RATING, CalcInputError, KSpec, parse_count, parse_k
+from pipeline.i18n import DEFAULT_LANG, Translator, translator
 from pipeline.rules.ruleset import LISTS
 
 ENV_CONFIG_DIR: Final[str] = "ELO_CONFIG_DIR"
@@ -267,22 +268,37 @@ def calc_defaults(saved: Profile, given: Collection[str]) -> Profile:
     return merge_profile(saved, Profile(), unset=given)
 
 
-def describe_profile(profile: Profile) -> str:
-    """``rating 1500, standard list, born 2010, 12 career games, K 40``."""
+def describe_profile(profile: Profile, lang: str = DEFAULT_LANG) -> str:
+    """``rating 1500, standard list, born 2010, 12 career games, K 40`` (in `lang`)."""
+    tr = translator(lang)
     parts: list[str] = []
     if profile.rating is not None:
-        parts.append(f"rating {profile.rating}")
+        parts.append(tr._("rating {rating}").format(rating=tr.number(profile.rating)))
     if profile.list_ is not None:
-        parts.append(f"{profile.list_} list")
+        parts.append(tr._("{list} list").format(list=tr._(profile.list_)))
     if profile.birth_year is not None:
-        parts.append(f"born {profile.birth_year}")
+        parts.append(tr._("born {year}").format(year=tr.number(profile.birth_year)))
     if profile.games is not None:
-        parts.append(f"{profile.games} career games")
+        parts.append(tr._("{n} career games").format(n=tr.number(profile.games)))
     if profile.ever_2400 is not None:
-        parts.append("has reached 2400" if profile.ever_2400 else "has not reached 2400")
+        parts.append(
+            tr._("has reached 2400") if profile.ever_2400 else tr._("has not reached 2400")
+        )
     if profile.k is not None:
-        parts.append(f"K {profile.k}" if profile.k != "fide" else "FIDE's K")
+        parts.append(_describe_k(profile.k, tr))
     return ", ".join(parts)
+
+
+def _describe_k(k: KSpec, tr: Translator) -> str:
+    if k == "fide":
+        return tr._("FIDE's K")
+    if isinstance(k, Decimal):
+        return f"K {tr.number(k, max(0, -int(k.as_tuple().exponent)))}"
+    if isinstance(k, int):
+        return f"K {tr.number(k)}"
+    if k == "variable":
+        return tr._("K variable")
+    return f"K {k}"
 
 
 # --- `elo profile set` options, `show` output -----------------------------------------

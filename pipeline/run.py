@@ -49,6 +49,7 @@ class RunOptions:
     previous_list: Path | None = None  # --previous-list: the list of the month before
     # elo convert: keep every event read, whatever its period (no period placement)
     all_periods: bool = False
+    lang: str = "en"  # --lang: the language of report.xlsx (pipeline.i18n)
     today: date = field(default_factory=date.today)
 
 
@@ -461,6 +462,7 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
     if options.out_dir is not None:
         from pipeline.report.outdir import staged
         from pipeline.report.tables import write_outputs
+        from pipeline.report.workbook import WorkbookOptions
 
         with timer.stage("report"), staged(options.out_dir) as staging:
             lists = []
@@ -474,6 +476,7 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
                 skipped=list(loaded.errors),
                 identities=loaded.identity.table if loaded.identity else None,
                 extra=lists,
+                workbook=WorkbookOptions(lang=options.lang),
             )
         outcome.written = [options.out_dir / p.relative_to(staging) for p in written]
         outcome.summary["timings"] = {k: round(v, 4) for k, v in timer.timings.items()}

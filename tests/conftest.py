@@ -35,3 +35,12 @@ def _no_real_profile(
     """No test reads or writes the real user's `elo profile`: ELO_CONFIG_DIR points at an
     empty folder of its own (tests of the profile set their own)."""
     monkeypatch.setenv("ELO_CONFIG_DIR", str(tmp_path_factory.mktemp("config")))
+
+
+@pytest.fixture(autouse=True)
+def _english_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outputs are English unless a test asks for --lang or sets a locale: a developer's
+    own LC_ALL / LC_MESSAGES / LANG (pipeline.i18n) must not change what tests see."""
+    for name in ("LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")

@@ -1,18 +1,24 @@
 """Rendering of a calculator result: the readable table and the `--json` object.
 
 Text: one line per game (opponent, score, D, D used, PD, ΔR, K·ΔR), then the totals and
-the notes (rule set, K, 700 rule, games that do not count). JSON: the design.md contract
-keys plus a few more. Pure: returns a string or a dict.
+the notes (rule set, K, 700 rule, games that do not count), in the language asked for
+(`pipeline.i18n`: English, Spanish, Italian). The Spanish and Italian pages end their
+totals with the answer line those federations' calculator pages give (expected score,
+also as a percentage of the games, change and new rating). JSON: the design.md contract
+keys plus a few more, in English whatever the language. Pure: returns a string or a dict.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Final
 
-from pipeline.calc import CalcGame, CalcResult
+from pipeline.calc import CalcGame, CalcResult, Note, Term
+from pipeline.i18n import DEFAULT_LANG, N_, Translator, translator
 from pipeline.rules.fide import round_decimal_half_away
+from pipeline.rules.ruleset import RuleSet
 
 _ASCII: Final[dict[str, str]] = {
     "Σ": "sum ",
@@ -23,24 +29,38 @@ _ASCII: Final[dict[str, str]] = {
     "→": "->",
 }
 _METHOD_TITLES: Final[dict[str, str]] = {
-    "fide": "FIDE (table 8.1.2, whole-number change)",
-    "continuous": "continuous (not FIDE)",
-    "sequential": "sequential, game after game (not FIDE)",
-    "average": "average opponent, classic Elo (not FIDE)",
+    "fide": N_("FIDE (table 8.1.2, whole-number change)"),
+    "continuous": N_("continuous (not FIDE)"),
+    "sequential": N_("sequential, game after game (not FIDE)"),
+    "average": N_("average opponent, classic Elo (not FIDE)"),
 }
+# words written into the texts: rating lists and expectations
+WORDS: Final[tuple[str, ...]] = (
+    N_("standard"),
+    N_("rapid"),
+    N_("blitz"),
+    N_("table"),
+    N_("logistic"),
+    N_("polynomial"),
+)
+_ANSWER_LINE: Final = frozenset({"es", "it"})  # pages that end with the answer line
 
 
-def _fixed(value: Decimal | None, places: int, *, sign: bool = False) -> str:
+def _fixed(
+    value: Decimal | None, places: int, *, sign: bool = False, tr: Translator | None = None
+) -> str:
+    """`value` rounded half away from zero to `places` decimals, "-" when None."""
     if value is None:
         return "-"
     q = value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)
-    return f"{q:+f}" if sign and q != 0 else f"{abs(q) if q == 0 else q:f}"
+    return (tr or translator()).number(q, places, sign=sign)
 
 
-def _score(value: Decimal) -> str:
+def _score(value: Decimal, tr: Translator) -> str:
     if value == Decimal("0.5"):
         return "½"
-    return f"{value.normalize():f}"
+    normal = value.normalize()
+    return tr.number(normal, max(0, -int(normal.as_tuple().exponent)))
 
 
 def _points(value: Decimal) -> str:
@@ -48,6 +68,52 @@ def _points(value: Decimal) -> str:
     if value - whole != Decimal("0.5"):
         return str(whole)
     return f"{whole}½" if whole else "½"
+
+
+def note_text(note: Note, tr: Translator) -> str:
+    """A calculation note in the translator's language: its template translated, numbers
+    and dates in the locale's form, the words of `Term` values translated."""
+    values: dict[str, str] = {}
+    for name, value in note.values:
+        if isinstance(value, Term):
+            values[name] = tr._(value.word)
+        elif isinstance(value, Decimal):
+            places = max(0, -int(value.as_tuple().exponent))
+            values[name] = tr.number(value, places)
+        elif isinstance(value, int):
+            values[name] = tr.number(value)
+        elif isinstance(value, str):
+            values[name] = value
+        else:
+            values[name] = tr.date(value)
+    return tr._(note.template).format(**values)
+
+
+def describe_rule_set(rs: RuleSet, tr: Translator) -> str:
+    """`RuleSet.describe()` in the translator's language (the same words in English)."""
+    n = tr.number
+    if rs.cap is None:
+        cap = tr._("no cap")
+    elif rs.cap_mode == "below-2650":
+        exempt = n(rs.cap_exempt_from or 0)
+        cap = tr._("cap {cap} below {rating}").format(cap=n(rs.cap), rating=exempt)
+    elif rs.cap_mode == "once-per-event":
+        cap = tr._("cap {cap} once per event").format(cap=n(rs.cap))
+    else:
+        cap = tr._("cap {cap}").format(cap=n(rs.cap))
+    if rs.k_flat is not None:
+        k = tr._("K {k} for all").format(k=n(rs.k_flat))
+    else:
+        k = f"K {n(rs.k_new)}/{n(rs.k_default)}/{n(rs.k_top)}"
+        if rs.k_junior is not None:
+            k += ", " + tr._("junior {k}").format(k=n(rs.k_junior))
+    extras = [cap, k]
+    if rs.rule_700:
+        extras.append(tr._("700 rule"))
+    if rs.rule_600:
+        extras.append(tr._("600 rule"))
+    extras.append(tr._("floor {rating}").format(rating=n(rs.floor)))
+    return f"{rs.name} ({', '.join(extras)})"
 
 
 def _table(header: list[str], rows: list[list[str]], left: int) -> list[str]:
@@ -63,84 +129,122 @@ def _table(header: list[str], rows: list[list[str]], left: int) -> list[str]:
     return lines
 
 
-def _game_cells(i: int, g: CalcGame, result: CalcResult) -> list[str]:
+def _game_cells(i: int, g: CalcGame, result: CalcResult, tr: Translator) -> list[str]:
     places = result.decimals
     d_places = 1 if result.method == "sequential" else 0
     if result.method == "average":
         d_places = 0
-    cells = [str(i), "unrated" if g.opponent is None else str(g.opponent), _score(g.score)]
+    opponent = tr._("unrated") if g.opponent is None else tr.number(g.opponent)
+    cells = [str(i), opponent, _score(g.score, tr)]
     if result.method == "sequential":
-        cells.append(_fixed(g.rating_before, 1))
+        cells.append(_fixed(g.rating_before, 1, tr=tr))
     cells += [
-        _fixed(g.difference, d_places, sign=True),
-        _fixed(g.difference_used, d_places, sign=True),
-        _fixed(g.expected, places),
-        _fixed(g.delta, places, sign=True),
-        _fixed(g.k_delta, 2, sign=True),
+        _fixed(g.difference, d_places, sign=True, tr=tr),
+        _fixed(g.difference_used, d_places, sign=True, tr=tr),
+        _fixed(g.expected, places, tr=tr),
+        _fixed(g.delta, places, sign=True, tr=tr),
+        _fixed(g.k_delta, 2, sign=True, tr=tr),
         g.reason,
     ]
     return cells
 
 
-def _totals(result: CalcResult) -> list[tuple[str, str]]:
+def _totals(result: CalcResult, tr: Translator) -> list[tuple[str, str]]:
     places = result.decimals
     rows: list[tuple[str, str]] = [
-        ("Games counted", str(result.n)),
-        ("Score", _points(result.score)),
+        (tr._("Games counted"), tr.number(result.n)),
+        (tr._("Score"), _points(result.score)),
     ]
     if result.initial is not None:
         value = result.rating_after
-        rows.append(("Initial rating", "-" if value is None else _fixed(value, 0)))
+        rows.append((tr._("Initial rating"), "-" if value is None else _fixed(value, 0, tr=tr)))
         return rows
     if result.average_opponent is not None:
-        rows.append(("Average opponent", _fixed(result.average_opponent, 2)))
-        rows.append(("D used", _fixed(result.average_difference, 2, sign=True)))
+        rows.append((tr._("Average opponent"), _fixed(result.average_opponent, 2, tr=tr)))
+        rows.append((tr._("D used"), _fixed(result.average_difference, 2, sign=True, tr=tr)))
+    k = "-"
+    if result.k is not None:
+        normal = result.k.normalize()
+        k = tr.number(normal, max(0, -int(normal.as_tuple().exponent)))
     rows += [
-        ("ΣPD" if result.method == "fide" else "ΣE", _fixed(result.expected, places)),
+        ("ΣPD" if result.method == "fide" else "ΣE", _fixed(result.expected, places, tr=tr)),
         (
             "ΣΔR" if result.method == "fide" else "Σ(W-E)",
-            _fixed(result.sum_delta, places, sign=True),
+            _fixed(result.sum_delta, places, sign=True, tr=tr),
         ),
-        ("K", f"{result.k.normalize():f}" if result.k is not None else "-"),
+        ("K", k),
         (
-            "K×ΣΔR unrounded" if result.method == "fide" else "Change unrounded",
-            _fixed(result.change_unrounded, 4 if places == 4 else 2, sign=True),
+            tr._("K×ΣΔR unrounded") if result.method == "fide" else tr._("Change unrounded"),
+            _fixed(result.change_unrounded, 4 if places == 4 else 2, sign=True, tr=tr),
         ),
     ]
     whole = result.method == "fide"
-    rows.append(("Change", _fixed(result.change, 0 if whole else 1, sign=True)))
-    rows.append(("New rating", _fixed(result.rating_after, 0 if whole else 1)))
+    rows.append((tr._("Change"), _fixed(result.change, 0 if whole else 1, sign=True, tr=tr)))
+    rows.append((tr._("New rating"), _fixed(result.rating_after, 0 if whole else 1, tr=tr)))
     return rows
 
 
-def render_calc(result: CalcResult, *, ascii_only: bool = False) -> str:
-    """The readable calculation: games table, totals, rule set and notes."""
-    before = "unrated" if result.rating_before is None else str(result.rating_before)
+def _answer_line(result: CalcResult, tr: Translator) -> str | None:
+    """`Punteggio atteso 0,36 (35,99%); Variazione +12,8; Nuovo Elo 1512,8`: the expected
+    score (two decimals, and as a percentage of the games counted), the change and the new
+    rating, as the Spanish and Italian calculator pages show them."""
+    if result.expected is None or result.change is None or result.rating_after is None:
+        return None
+    expected = _fixed(result.expected, 2, tr=tr)
+    if result.n:
+        share = (result.expected / result.n).quantize(Decimal("0.0001"), rounding=ROUND_HALF_UP)
+        expected += f" ({tr.percent(share, 2)})"
+    whole = result.method == "fide"
+    parts = [
+        tr._("Expected score {value}").format(value=expected),
+        tr._("Change {value}").format(
+            value=_fixed(result.change, 0 if whole else 1, sign=True, tr=tr)
+        ),
+        tr._("New rating {value}").format(
+            value=_fixed(result.rating_after, 0 if whole else 1, tr=tr)
+        ),
+    ]
+    return "; ".join(parts)
+
+
+def render_calc(result: CalcResult, *, ascii_only: bool = False, lang: str = DEFAULT_LANG) -> str:
+    """The readable calculation: games table, totals, rule set and notes, in `lang`."""
+    tr = translator(lang)
+    before = tr._("unrated") if result.rating_before is None else tr.number(result.rating_before)
     lines = [
-        f"Rating {before}, {result.rule_set.list} list, {result.on.isoformat()}",
-        f"Method: {_METHOD_TITLES[result.method]}, expectation: {result.expectation}",
-        f"Rule set: {result.rule_set.describe()}",
+        tr._("Rating {rating}, {list} list, {date}").format(
+            rating=before, list=tr._(result.rule_set.list), date=tr.date(result.on)
+        ),
+        tr._("Method: {method}, expectation: {expectation}").format(
+            method=tr._(_METHOD_TITLES[result.method]), expectation=tr._(result.expectation)
+        ),
+        tr._("Rule set: {rules}").format(rules=describe_rule_set(result.rule_set, tr)),
         "",
     ]
-    header = ["#", "Opponent", "Score"]
+    header = ["#", tr._("Opponent"), tr._("Score")]
     if result.method == "sequential":
-        header.append("Rating")
+        header.append(tr._("Rating"))
     pd = "PD" if result.method == "fide" else "E"
-    header += ["D", "D used", pd, "ΔR", "K·ΔR", "Note"]
-    rows = [_game_cells(i, g, result) for i, g in enumerate(result.games, start=1)]
+    header += ["D", tr._("D used"), pd, "ΔR", "K·ΔR", tr._("Note")]
+    rows = [_game_cells(i, g, result, tr) for i, g in enumerate(result.games, start=1)]
     lines += _table(header, rows, left=0)
     lines.append("")
-    totals = _totals(result)
+    totals = _totals(result, tr)
     width = max(len(label) for label, _ in totals)
     lines += [f"{label.ljust(width)}  {value}" for label, value in totals]
+    answer = _answer_line(result, tr) if lang in _ANSWER_LINE else None
+    if answer is not None:
+        lines += ["", answer]
     if result.notes:
         lines.append("")
-        lines.append("Notes:")
-        lines += [f"  - {note}" for note in result.notes]
+        lines.append(tr._("Notes:"))
+        lines += [f"  - {note_text(note, tr)}" for note in result.notes]
     text = "\n".join(lines)
     if ascii_only:
         for uni, plain in _ASCII.items():
             text = text.replace(uni, plain)
+        # accents and no-break spaces of the translations: their plain letters
+        text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return text
 
 
@@ -193,7 +297,7 @@ def calc_json(result: CalcResult) -> dict[str, object]:
         "change_unrounded": _num(result.change_unrounded, 4),
         "change": _num(result.change),
         "rating_after": _num(result.rating_after),
-        "notes": list(result.notes),
+        "notes": [str(note) for note in result.notes],
     }
     if result.average_opponent is not None:
         out["average_opponent"] = _num(result.average_opponent, 2)

@@ -1,11 +1,12 @@
 """The console summary of a run, as a rich renderable (the CLI prints it) or plain text.
 
-    render_summary(summary, ratings, written=paths) -> rich Group
-    summary_text(summary, ratings, written=paths, width=100) -> str
+    render_summary(summary, ratings, written=paths, lang="en") -> rich Group
+    summary_text(summary, ratings, written=paths, width=100, lang="en") -> str
 
 `summary` is the dict summary.json is written from (pipeline.run.build_summary): status,
 exit_code, counts.per_list, identities, warnings, errors, report_notes. `ratings` (optional) is the
-ratings frame, for the largest gains and losses.
+ratings frame, for the largest gains and losses. `lang` (pipeline.i18n) is the language of
+the words; codes, file names and the problems' messages stay as they are.
 """
 
 from __future__ import annotations
@@ -20,18 +21,28 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from pipeline.i18n import DEFAULT_LANG, N_, Translator, translator
 from pipeline.report import columns as c
 from pipeline.validate.rated import RATED_EVENT_CODES, SECTION
 
 _STATUS_STYLE = {"ok": "bold green", "partial": "bold yellow", "rejected": "bold red"}
-_PER_LIST = [
-    ("players", "players"),
-    ("rated", "rated"),
-    ("initial", "initial"),
-    ("unrated", "unrated"),
-    ("no-rated-games", "no rated games"),
-    ("rated_games", "rated games"),
-]
+_STATUS_WORDS = {"ok": N_("OK"), "partial": N_("PARTIAL"), "rejected": N_("REJECTED")}
+# the counts per list: summary key and column header (a count of players)
+_PER_LIST = ["players", "rated", "initial", "unrated", "no-rated-games", "rated_games"]
+
+
+def _player_headers(tr: Translator) -> dict[str, str]:
+    """Headers of counts of players (and of their games) in the console tables."""
+    return {
+        "players": tr.pgettext("players", "players"),
+        "rated": tr.pgettext("players", "rated"),
+        "initial": tr.pgettext("players", "initial"),
+        "unrated": tr.pgettext("players", "unrated"),
+        "no-rated-games": tr.pgettext("players", "no rated games"),
+        "rated_games": tr._("rated games"),
+        "events": tr._("events"),
+        "warnings": tr._("warnings"),
+    }
 
 
 def _mapping(value: object) -> Mapping[str, object]:
@@ -42,53 +53,70 @@ def _sequence(value: object) -> Sequence[object]:
     return value if isinstance(value, list | tuple) else []
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
+def _errors(tr: Translator, n: int) -> str:
+    return tr.ngettext("{n} error", "{n} errors", n).format(n=n)
 
 
-def _headline(summary: Mapping[str, object]) -> Text:
+def _events(tr: Translator, n: int) -> str:
+    return tr.ngettext("{n} event", "{n} events", n).format(n=n)
+
+
+def _headline(summary: Mapping[str, object], tr: Translator) -> Text:
     status = str(summary.get("status", "ok"))
     counts = _mapping(summary.get("counts"))
     errors = len(_sequence(summary.get("errors")))
     text = Text()
-    text.append(status.upper(), style=_STATUS_STYLE.get(status, "bold"))
-    text.append(f" (exit {summary.get('exit_code', 0)}): ")
+    word = _STATUS_WORDS.get(status)
+    text.append(tr._(word) if word else status.upper(), style=_STATUS_STYLE.get(status, "bold"))
+    text.append(tr._(" (exit {code}): ").format(code=summary.get("exit_code", 0)))
     if status == "rejected":
-        text.append(f"input rejected, {_plural(errors, 'error')}; nothing was rated")
+        text.append(
+            tr._("input rejected, {errors}; nothing was rated").format(errors=_errors(tr, errors))
+        )
         return text
     periods = _sequence(summary.get("periods"))
     if periods:
         names = [str(_mapping(p).get("period")) for p in periods]
         events = sum(int(str(_mapping(p).get("events", 0))) for p in periods)
-        span = names[0] if len(names) == 1 else f"{names[0]} to {names[-1]}"
-        text.append(f"{_plural(len(names), 'period')} rated in order ({span}), ")
-        text.append(f"{_plural(events, 'event')}")
+        span = names[0]
+        if len(names) > 1:
+            span = tr._("{first} to {last}").format(first=names[0], last=names[-1])
+        rated = tr.ngettext(
+            "{n} period rated in order", "{n} periods rated in order", len(names)
+        ).format(n=len(names))
+        text.append(f"{rated} ({span}), {_events(tr, events)}")
         return text
+    events = int(str(counts.get("events", 0)))
+    players = int(str(counts.get("players", 0)))
     text.append(
-        f"{_plural(int(str(counts.get('events', 0))), 'event')} rated, "
-        f"{_plural(int(str(counts.get('players', 0))), 'player')}"
+        tr.ngettext("{n} event rated", "{n} events rated", events).format(n=events)
+        + ", "
+        + tr.ngettext("{n} player", "{n} players", players).format(n=players)
     )
     invalid = _sequence(summary.get("invalid_files"))
     if invalid:
-        text.append(f"; {_plural(len(invalid), 'file')} skipped ({_plural(errors, 'error')})")
+        skipped = tr.ngettext("{n} file skipped", "{n} files skipped", len(invalid))
+        skipped = skipped.format(n=len(invalid))
+        text.append(f"; {skipped} ({_errors(tr, errors)})")
     return text
 
 
-def _per_list_table(summary: Mapping[str, object]) -> Table | None:
+def _per_list_table(summary: Mapping[str, object], tr: Translator) -> Table | None:
     per_list = _mapping(_mapping(summary.get("counts")).get("per_list"))
     if not per_list:
         return None
-    table = Table(title="Players per rating list", title_justify="left", title_style="bold")
-    table.add_column("list")
-    for _, label in _PER_LIST:
-        table.add_column(label, justify="right")
+    table = Table(title=tr._("Players per rating list"), title_justify="left", title_style="bold")
+    table.add_column(tr._("list"))
+    headers = _player_headers(tr)
+    for key in _PER_LIST:
+        table.add_column(headers[key], justify="right")
     for name, raw in per_list.items():
         row = _mapping(raw)
-        table.add_row(str(name), *(str(row.get(key, "")) for key, _ in _PER_LIST))
+        table.add_row(tr._(str(name)), *(str(row.get(key, "")) for key in _PER_LIST))
     return table
 
 
-def _movers_table(ratings: pl.DataFrame, top: int) -> Table | None:
+def _movers_table(ratings: pl.DataFrame, top: int, tr: Translator) -> Table | None:
     moved = ratings.filter(
         (pl.col(c.STATUS) == "rated") & pl.col(c.CHANGE).is_not_null() & (pl.col(c.CHANGE) != 0)
     )
@@ -101,17 +129,21 @@ def _movers_table(ratings: pl.DataFrame, top: int) -> Table | None:
         [pl.col(c.CHANGE), pl.col(c.NAME)], maintain_order=True
     )
     table = Table(
-        title=f"Largest gains and losses (top {top})", title_justify="left", title_style="bold"
+        title=tr._("Largest gains and losses (top {top})").format(top=top),
+        title_justify="left",
+        title_style="bold",
     )
-    for name in ("list", "FIDE ID", "name", "Ro", "change", "new"):
-        table.add_column(name, justify="left" if name in ("list", "name") else "right")
+    for i, name in enumerate((tr._("list"), tr._("FIDE ID"), tr._("name"), "Ro")):
+        table.add_column(name, justify="left" if i in (0, 2) else "right")
+    for name in (tr._("change"), tr._("new")):
+        table.add_column(name, justify="right")
     for i, (frame, style) in enumerate(((gains.head(top), "green"), (losses.head(top), "red"))):
         if i == 1 and gains.height and losses.height:
             table.add_section()
         for row in frame.iter_rows(named=True):
             fide = row[c.FIDE_ID]
             table.add_row(
-                str(row[c.LIST]),
+                tr._(str(row[c.LIST])),
                 "" if fide is None else str(fide),
                 str(row[c.NAME]),
                 str(row[c.RATING_BEFORE]),
@@ -131,51 +163,76 @@ def _problem_line(raw: object) -> str:
     return f"{where}: {p.get('message', '')} [{p.get('code', '')}]"
 
 
-def _problems(summary: Mapping[str, object], key: str, label: str, limit: int) -> Text | None:
+def _problems_heading(tr: Translator, key: str, n: int) -> str:
+    if key == "errors":
+        heading = tr.ngettext("{n} error:", "{n} errors:", n)
+    elif key == "warnings":
+        heading = tr.ngettext("{n} warning:", "{n} warnings:", n)
+    else:
+        heading = tr.ngettext("{n} note:", "{n} notes:", n)
+    return heading.format(n=n)
+
+
+def _problems(summary: Mapping[str, object], key: str, limit: int, tr: Translator) -> Text | None:
     items = _sequence(summary.get(key))
     if not items:
         return None
-    text = Text(f"{_plural(len(items), label)}:", style="bold")
+    text = Text(_problems_heading(tr, key, len(items)), style="bold")
     for raw in items[:limit]:
         text.append("\n  " + _problem_line(raw), style="")
     if len(items) > limit:
-        text.append(f"\n  ... and {len(items) - limit} more (Checks sheet of report.xlsx)")
+        more = tr._("... and {n} more ({sheet} sheet of report.xlsx)")
+        text.append("\n  " + more.format(n=len(items) - limit, sheet=tr._("Checks")))
     return text
 
 
-_IDENTITY_PARTS = [
-    ("file-id", "by the file's FIDE ID"),
-    ("registry-name", "by name to the rating list"),
-    ("run-name", "by name across events"),
-    ("manual", "by your decisions"),
+# identities.csv's methods, then the open statuses, in the order of the line
+_IDENTITY_KEYS = [
+    "file-id",
+    "registry-name",
+    "run-name",
+    "manual",
+    "ambiguous",
+    "unmatched",
+    "vetoed",
+    "unlinked",
 ]
 
 
-def _identities_line(summary: Mapping[str, object]) -> Text | None:
+def _identity_part(tr: Translator, key: str, n: int) -> str:
+    """One count of the identities line (the words agree with n in es and it)."""
+    parts = {
+        "file-id": tr.ngettext("{n} by the file's FIDE ID", "{n} by the file's FIDE ID", n),
+        "registry-name": tr.ngettext(
+            "{n} by name to the rating list", "{n} by name to the rating list", n
+        ),
+        "run-name": tr.ngettext("{n} by name across events", "{n} by name across events", n),
+        "manual": tr.ngettext("{n} by your decisions", "{n} by your decisions", n),
+        "ambiguous": tr.ngettext("{n} ambiguous", "{n} ambiguous", n),
+        "unmatched": tr.ngettext("{n} not in the rating list", "{n} not in the rating list", n),
+        "vetoed": tr.ngettext(
+            "{n} kept apart by your decisions", "{n} kept apart by your decisions", n
+        ),
+        "unlinked": tr.ngettext("{n} without a FIDE ID", "{n} without a FIDE ID", n),
+    }
+    return parts[key].format(n=n)
+
+
+def _identities_line(summary: Mapping[str, object], tr: Translator) -> Text | None:
     """``Identities: 183 by the file's FIDE ID, 10 by name to the rating list, 2
     ambiguous, 6 not in the rating list.``"""
     counts = _mapping(summary.get("identities"))
     if not counts:
         return None
-    linked = [
-        f"{counts[key]} {label}" for key, label in _IDENTITY_PARTS if int(str(counts.get(key, 0)))
+    parts = [
+        _identity_part(tr, key, n) for key in _IDENTITY_KEYS if (n := int(str(counts.get(key, 0))))
     ]
-    open_ = [
-        f"{counts[key]} {label}"
-        for key, label in (
-            ("ambiguous", "ambiguous"),
-            ("unmatched", "not in the rating list"),
-            ("vetoed", "kept apart by your decisions"),
-            ("unlinked", "without a FIDE ID"),
-        )
-        if int(str(counts.get(key, 0)))
-    ]
-    text = Text("Identities: ", style="bold")
-    text.append(", ".join(linked + open_) or "none")
+    text = Text(tr._("Identities: "), style="bold")
+    text.append(", ".join(parts) or tr._("none"))
     return text
 
 
-def _rated_events_table(summary: Mapping[str, object], most: int) -> Table | None:
+def _rated_events_table(summary: Mapping[str, object], most: int, tr: Translator) -> Table | None:
     """The rated-event checks (pipeline.validate.rated) grouped per event: each event's
     file with the checks it fails and their regulation sections."""
     per_file: dict[str, list[str]] = {}
@@ -189,44 +246,42 @@ def _rated_events_table(summary: Mapping[str, object], most: int) -> Table | Non
                 found.append(label)
     if not per_file:
         return None
+    n = len(per_file)
+    to_look_at = tr.ngettext("{n} event to look at", "{n} events to look at", n).format(n=n)
     table = Table(
-        title=f"Rated-event checks: {_plural(len(per_file), 'event')} to look at",
+        title=tr._("Rated-event checks: {events}").format(events=to_look_at),
         title_justify="left",
         title_style="bold",
     )
-    table.add_column("event file")
-    table.add_column("checks")
+    table.add_column(tr._("event file"))
+    table.add_column(tr._("checks"))
     for file, labels in list(per_file.items())[:most]:
         table.add_row(Path(file).name, ", ".join(labels))
     if len(per_file) > most:
-        table.add_row(f"... and {len(per_file) - most} more", "")
+        table.add_row(tr._("... and {n} more").format(n=len(per_file) - most), "")
     return table
 
 
-def _periods_table(summary: Mapping[str, object]) -> Table | None:
+_PERIOD_COUNTS = ["events", "players", "rated", "initial", "unrated", "warnings"]
+
+
+def _periods_table(summary: Mapping[str, object], tr: Translator) -> Table | None:
     """A chain: one row per period with its events and players per status."""
     periods = _sequence(summary.get("periods"))
     if not periods:
         return None
     table = Table(
-        title="Rating periods",
+        title=tr._("Rating periods"),
         title_justify="left",
         box=box.SIMPLE_HEAD,
         show_edge=False,
         pad_edge=False,
     )
-    for header in (
-        "period",
-        "list of",
-        "events",
-        "players",
-        "rated",
-        "initial",
-        "unrated",
-        "warnings",
-    ):
-        left = header in ("period", "list of")
-        table.add_column(header, justify="left" if left else "right", no_wrap=True)
+    table.add_column(tr._("period"), justify="left", no_wrap=True)
+    table.add_column(tr._("list of"), justify="left", no_wrap=True)
+    headers = _player_headers(tr)
+    for key in _PERIOD_COUNTS:
+        table.add_column(headers[key], justify="right", no_wrap=True)
     for item in periods:
         row = _mapping(item)
         per_list = _mapping(_mapping(row.get("counts")).get("per_list"))
@@ -253,39 +308,47 @@ def render_summary(
     top: int = 5,
     max_problems: int = 10,
     list_problems: bool = True,
+    lang: str = DEFAULT_LANG,
 ) -> Group:
     """Headline, players per list, largest gains/losses, warnings, notes, files written.
 
     `list_problems=False` counts errors and warnings without listing them (the CLI has
     printed every one of them on stderr already)."""
-    parts: list[RenderableType] = [_headline(summary)]
-    chain = _periods_table(summary)
+    tr = translator(lang)
+    parts: list[RenderableType] = [_headline(summary, tr)]
+    chain = _periods_table(summary, tr)
     if chain is not None:
         parts.append(chain)
-    per_list = _per_list_table(summary)
+    per_list = _per_list_table(summary, tr)
     if per_list is not None:
         parts.append(per_list)
     if ratings is not None:
-        movers = _movers_table(ratings, top)
+        movers = _movers_table(ratings, top, tr)
         if movers is not None:
             parts.append(movers)
-    identities = _identities_line(summary)
+    identities = _identities_line(summary, tr)
     if identities is not None:
         parts.append(identities)
-    rated = _rated_events_table(summary, max_problems)
+    rated = _rated_events_table(summary, max_problems, tr)
     if rated is not None:
         parts.append(rated)
-    for key, label in (("errors", "error"), ("warnings", "warning"), ("report_notes", "note")):
+    for key in ("errors", "warnings", "report_notes"):
         if key in ("errors", "warnings") and not list_problems:
             n = len(_sequence(summary.get(key)))
             if key == "warnings" and n:
-                parts.append(Text(f"{_plural(n, 'warning')} (on stderr and in the report)"))
+                line = tr.ngettext(
+                    "{n} warning (on stderr and in the report)",
+                    "{n} warnings (on stderr and in the report)",
+                    n,
+                )
+                parts.append(Text(line.format(n=n)))
             continue
-        block = _problems(summary, key, label, max_problems)
+        block = _problems(summary, key, max_problems, tr)
         if block is not None:
             parts.append(block)
     if written:
-        parts.append(Text("Wrote " + ", ".join(str(p) for p in written)))
+        files = ", ".join(str(p) for p in written)
+        parts.append(Text(tr._("Wrote {files}").format(files=files)))
     return Group(*parts)
 
 
@@ -296,9 +359,10 @@ def summary_text(
     written: Sequence[Path] = (),
     width: int = 100,
     top: int = 5,
+    lang: str = DEFAULT_LANG,
 ) -> str:
     """The same as plain text (no colour codes), e.g. for logs and tests."""
     buffer = io.StringIO()
     console = Console(file=buffer, width=width, color_system=None, force_terminal=False)
-    console.print(render_summary(summary, ratings, written=written, top=top))
+    console.print(render_summary(summary, ratings, written=written, top=top, lang=lang))
     return buffer.getvalue()

@@ -13,6 +13,11 @@ A sheet longer than Excel's 1,048,576 rows continues on `Games (2)`, `Games (3)`
 can be capped (`games_row_cap`; the CSV always holds every row) and the Cards sheet is
 capped at `cards_row_cap` rows by default; a cap that takes effect is noted on the Checks
 sheet and returned.
+
+`WorkbookOptions.lang` (pipeline.i18n: en, es, it) is the language of the sheet names,
+headers, titles, notes, page header and footer; numbers stay numbers (their formats are
+the same in every language: Excel and LibreOffice show the viewer's decimal separator),
+dates take the language's date format. The notes returned (summary.json) are in English.
 """
 
 from __future__ import annotations
@@ -34,9 +39,10 @@ from openpyxl.utils import get_column_letter
 from openpyxl.xml.functions import tostring
 
 from pipeline.errors import Location, Problem, Severity
+from pipeline.i18n import DEFAULT_LANG, N_, Translator, translator
 from pipeline.report import columns as c
 from pipeline.report.atomic import atomic_open
-from pipeline.report.workbook_cards import WIDTHS, build_cards, cell_specs
+from pipeline.report.workbook_cards import WIDTHS, build_cards, card_widths, cell_specs
 from pipeline.report.workbook_sheets import (
     TableSheet,
     checks_sheet,
@@ -77,8 +83,17 @@ class WorkbookOptions:
     games_row_cap: int | None = None  # None: every game (continued on Games (2) ...)
     cards_row_cap: int | None = 250_000  # None: every card
     top: int = 10  # players in each of the largest gains / losses
-    title: str = "Rating report"  # left page header
+    title: str | None = None  # left page header; None: "Rating report" in `lang`
     stamp: datetime | None = None  # document dates; None: the latest event date
+    lang: str = DEFAULT_LANG  # language of the texts (pipeline.i18n.LANGS)
+
+    @property
+    def translator(self) -> Translator:
+        return translator(self.lang)
+
+    @property
+    def page_title(self) -> str:
+        return self.title if self.title is not None else self.translator._("Rating report")
 
 
 @dataclass
@@ -95,11 +110,18 @@ class _Part:
 @dataclass
 class _Layout:
     parts: list[_Part] = field(default_factory=list)
-    notes: list[Problem] = field(default_factory=list)
+    notes: list[Problem] = field(default_factory=list)  # English (summary.json)
+    shown_notes: list[Problem] = field(default_factory=list)  # the Checks sheet's
 
 
 def _note(code: str, message: str) -> Problem:
     return Problem(Location("report.xlsx"), code, message, Severity.WARNING)
+
+
+def _add_note(layout: _Layout, tr: Translator, code: str, message: str, **values: int) -> None:
+    """A note of the report: in English for summary.json, translated on the Checks sheet."""
+    layout.notes.append(_note(code, message.format(**values)))
+    layout.shown_notes.append(_note(code, tr._(message).format(**values)))
 
 
 def _sheet_names(base: str, count: int) -> list[str]:
@@ -137,6 +159,7 @@ def _fitted_widths(sheet: TableSheet, body: pl.DataFrame) -> list[float]:
 def _table_parts(
     sheet: TableSheet, styles: dict[str, int], options: WorkbookOptions
 ) -> list[_Part]:
+    tr = options.translator
     body = sheet.body()
     header = Segment(
         pl.DataFrame({"_": [0]}),
@@ -161,19 +184,20 @@ def _table_parts(
     for i, name in enumerate(_sheet_names(sheet.name, count)):
         chunk = body.slice(i * per_sheet, per_sheet)
         page = PageSetup(
-            title=options.title,
+            title=options.page_title,
             header_rows=1,
             freeze="A2",
             autofilter=f"A1:{last_col}{chunk.height + 1}",
             landscape=sheet.landscape,
+            footer=tr._("Page &P of &N"),
         )
         parts.append(_Part(name, widths, page, [header, Segment(chunk, specs)]))
     if sheet.chart and parts:
-        parts[0].chart = _bar_chart(body.height)
+        parts[0].chart = _bar_chart(body.height, tr)
     return parts
 
 
-def _bar_chart(rows: int) -> Callable[[Any], None]:
+def _bar_chart(rows: int, tr: Translator) -> Callable[[Any], None]:
     """Horizontal bars of the Top changes sheet: Gain (column E) and Loss (F) per player."""
 
     def add(ws: Any) -> None:
@@ -181,8 +205,8 @@ def _bar_chart(rows: int) -> Callable[[Any], None]:
         chart.type = "bar"
         chart.grouping = "clustered"
         chart.overlap = 100
-        chart.title = "Largest rating changes"
-        chart.y_axis.title = "Rating change"
+        chart.title = tr._("Largest rating changes")
+        chart.y_axis.title = tr._("Rating change")
         chart.y_axis.number_format = "+0;-0;0"
         chart.y_axis.majorGridlines = None
         chart.y_axis.crosses = "max"  # value labels below the bars (categories run down)
@@ -212,23 +236,29 @@ def _cards_parts(
     events: pl.DataFrame,
     styles: dict[str, int],
     options: WorkbookOptions,
-    notes: list[Problem],
+    layout: _Layout,
 ) -> list[_Part]:
+    tr = options.translator
     cap = options.cards_row_cap
-    cards = build_cards(games, ratings, events, styles, cap)
+    cards = build_cards(games, ratings, events, styles, cap, tr)
     frame = cards.frame
     if cap is not None and cards.total_rows > cap:
-        notes.append(
-            _note(
-                "cards-capped",
-                f"expected at most {cap} rows on the Cards sheet, got {cards.total_rows}: "
-                f"{cards.players} of {cards.total_players} players are shown (the Games "
-                "sheet and games.csv hold every game)",
-            )
+        _add_note(
+            layout,
+            tr,
+            "cards-capped",
+            N_(
+                "expected at most {cap} rows on the Cards sheet, got {rows}: {shown} of "
+                "{players} players are shown (the Games sheet and games.csv hold every game)"
+            ),
+            cap=cap,
+            rows=cards.total_rows,
+            shown=cards.players,
+            players=cards.total_players,
         )
         frame = frame.head(cap)  # when even the first block is longer than the cap
     starts = [s for s in cards.block_starts() if s < frame.height]
-    lines = ["Individual calculations", *_CARDS_NOTE, None]
+    lines = [tr._("Individual calculations"), *(tr._(line) for line in _CARDS_NOTE), None]
     title = Segment(
         pl.DataFrame(
             {"t": lines, "s": [styles["title"], *[styles["note"]] * len(_CARDS_NOTE), 0]},
@@ -238,16 +268,18 @@ def _cards_parts(
     )
     per_sheet = max(options.row_limit - title.height, 1)
     cuts = _split_points(frame.height, starts, per_sheet)
-    widths = list(WIDTHS)
+    widths = card_widths(tr)
     if frame.height:
         longest = frame.select(clean_text(pl.col("t1")).str.len_chars().max()).item()
-        widths[1] = fit_width(longest, "Opponent", numeric=False)
+        widths[1] = fit_width(longest, tr._("Opponent"), numeric=False)
     specs = cell_specs()
     parts: list[_Part] = []
-    for name, (a, b) in zip(_sheet_names("Cards", len(cuts) - 1), pairwise(cuts), strict=True):
+    names = _sheet_names(tr._("Cards"), len(cuts) - 1)
+    for name, (a, b) in zip(names, pairwise(cuts), strict=True):
         local = [s - a for s in starts if a <= s < b]
         page = PageSetup(
-            title=options.title,
+            title=options.page_title,
+            footer=tr._("Page &P of &N"),
             header_rows=0,
             freeze=None,
             landscape=False,
@@ -259,9 +291,9 @@ def _cards_parts(
 
 
 _CARDS_NOTE = [
-    "One block per player and rating list, with the games that count: rated games, and for",
-    "an unrated player the games toward an initial rating. D used: the difference after the",
-    "cap; PD from table 8.1.2; ΔR = score − PD; change = K × ΣΔR rounded to a whole number.",
+    N_("One block per player and rating list, with the games that count: rated games, and for"),
+    N_("an unrated player the games toward an initial rating. D used: the difference after the"),
+    N_("cap; PD from table 8.1.2; ΔR = score − PD; change = K × ΣΔR rounded to a whole number."),
 ]
 
 
@@ -320,28 +352,33 @@ def _layout(
     identities: pl.DataFrame | None = None,
 ) -> _Layout:
     layout = _Layout()
+    tr = options.translator
     shown_games = games
     if options.games_row_cap is not None and games.height > options.games_row_cap:
         shown_games = games.head(options.games_row_cap)
-        layout.notes.append(
-            _note(
-                "games-capped",
-                f"expected at most {options.games_row_cap} rows on the Games sheet, got "
-                f"{games.height}: the first {options.games_row_cap} are shown; games.csv "
-                "holds every row",
-            )
+        _add_note(
+            layout,
+            tr,
+            "games-capped",
+            N_(
+                "expected at most {cap} rows on the Games sheet, got {rows}: the first {cap} "
+                "are shown; games.csv holds every row"
+            ),
+            cap=options.games_row_cap,
+            rows=games.height,
         )
-    cards = _cards_parts(games, ratings, events, styles, options, layout.notes)
+    cards = _cards_parts(games, ratings, events, styles, options, layout)
     for sheet in (
-        summary_sheet(ratings),
-        top_changes_sheet(ratings, options.top),
-        games_sheet(shown_games, ratings),
-        events_sheet(events, games),
+        summary_sheet(ratings, tr),
+        top_changes_sheet(ratings, options.top, tr),
+        games_sheet(shown_games, ratings, tr),
+        events_sheet(events, games, tr),
     ):
         layout.parts += _table_parts(sheet, styles, options)
     if identities is not None:
-        layout.parts += _table_parts(identities_sheet(identities), styles, options)
-    layout.parts += _table_parts(checks_sheet(checks, skipped, layout.notes), styles, options)
+        layout.parts += _table_parts(identities_sheet(identities, tr), styles, options)
+    checks_table = checks_sheet(checks, skipped, layout.shown_notes, tr)
+    layout.parts += _table_parts(checks_table, styles, options)
     layout.parts += cards
     return layout
 
@@ -364,7 +401,7 @@ def write_workbook(
     stamp = options.stamp or _document_stamp(events)
     wb = Workbook(write_only=True)
     first = wb.create_sheet("Summary")
-    styles = register_styles(first)
+    styles = register_styles(first, date_format=options.translator.excel_date_format())
     layout = _layout(ratings, games, events, checks, skipped, styles, options, identities)
 
     sheets: list[tuple[Any, _Part]] = []
@@ -378,7 +415,7 @@ def write_workbook(
 
     props = wb.properties
     props.creator = "elo-pipeline"
-    props.title = options.title
+    props.title = options.page_title
     props.created = props.modified = stamp
     template = io.BytesIO()
     wb.save(template)

@@ -12,23 +12,27 @@
 Only games that count are listed: rated games, and for an unrated player the games toward
 an initial rating (their ΔR columns stay empty). Built as one polars frame (no per-game
 Python loop); each shown column i is three frame columns: t{i} text, n{i} number, s{i}
-style id (a null style with no value leaves the cell out).
+style id (a null style with no value leaves the cell out). Words and dates are in the
+translator's language (`tr`, English by default).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 import polars as pl
 
+from pipeline.i18n import DEFAULT_LANG, N_, Translator, translator
 from pipeline.report import columns as c
 from pipeline.report.workbook_sheets import k_times_delta, with_k
 from pipeline.report.workbook_xml import CellSpec
 
 N_COLS = 10
-HEADERS = ["Rd", "Opponent", "Opp. FIDE ID", "Opp. rating", "Result", "D", "D used", "PD"]
-HEADERS += ["ΔR", "K·ΔR"]
+HEADERS = [N_("Rd"), N_("Opponent"), N_("Opp. FIDE ID"), N_("Opp. rating"), N_("Result")]
+HEADERS += ["D", N_("D used"), "PD", "ΔR", "K·ΔR"]  # symbols are not translated
 WIDTHS = [8.0, 26.0, 12.0, 11.0, 8.0, 7.0, 8.0, 7.0, 8.0, 9.0]
 assert len(HEADERS) == len(WIDTHS) == N_COLS
 BAND = 0  # row kind of a block's first row
@@ -54,6 +58,20 @@ class CardsFrame:
             .cast(pl.Int64)
             .to_list()
         )
+
+
+def card_widths(tr: Translator) -> list[float]:
+    """The column widths: WIDTHS, widened where a translated header or row label needs
+    more room (bold letters: about 1.1 digit widths each, plus a margin). English keeps
+    WIDTHS as they are."""
+    widths = list(WIDTHS)
+    if tr.lang == DEFAULT_LANG:
+        return widths
+    texts = {i: [tr._(header)] for i, header in enumerate(HEADERS)}
+    texts[0] += [tr._("Event"), tr._("Period")]
+    for i, items in texts.items():
+        widths[i] = max(widths[i], *(round(len(text) * 1.1 + 1, 1) for text in items))
+    return widths
 
 
 def cell_specs() -> list[CellSpec]:
@@ -116,29 +134,61 @@ _TEXT_STYLES |= {"total_text", "total_label", "period_text", "period_label", "re
 _HEAD_STYLES = {1: "head", 4: "head_center"}
 
 
-def _info_line(ratings: pl.DataFrame) -> pl.Expr:
+def fill_template(template: str, **fields: pl.Expr) -> pl.Expr:
+    """A text expression from a (translated) template with `{name}` fields: its literal
+    parts and the fields' expressions, concatenated (null where a field is null)."""
+    parts: list[pl.Expr] = []
+    for i, piece in enumerate(re.split(r"\{(\w+)\}", template)):
+        if i % 2:
+            parts.append(fields[piece].cast(pl.String))
+        elif piece:
+            parts.append(pl.lit(piece))
+    return pl.concat_str(parts)
+
+
+def _info_line(ratings: pl.DataFrame, tr: Translator) -> pl.Expr:
     ro = pl.col(c.RATING_BEFORE).cast(pl.String)
+    list_name = pl.col(c.LIST).cast(pl.String)
+    for name in ("standard", "rapid", "blitz"):
+        list_name = pl.when(pl.col(c.LIST) == name).then(pl.lit(tr._(name))).otherwise(list_name)
     parts = [
-        pl.concat_str([pl.lit("FIDE ID "), pl.col(c.FIDE_ID).cast(pl.String)]).fill_null(
-            "no FIDE ID"
-        ),
+        fill_template(tr._("FIDE ID {id}"), id=pl.col(c.FIDE_ID)).fill_null(tr._("no FIDE ID")),
         pl.col(c.FEDERATION),
         c.optional(ratings, c.X_TITLE, pl.String()),
-        pl.concat_str([pl.col(c.LIST), pl.lit(" list")]),
-        pl.coalesce(pl.concat_str([pl.lit("Ro "), ro]), pl.lit("unrated")),
-        pl.concat_str([pl.lit("K "), pl.col(c.K).cast(pl.String)]),
+        fill_template(tr._("{list} list"), list=list_name),
+        pl.coalesce(fill_template(tr._("Ro {rating}"), rating=ro), pl.lit(tr._("unrated"))),
+        fill_template(tr._("K {k}"), k=pl.col(c.K)),
     ]
     return pl.concat_str(parts, separator=" · ", ignore_nulls=True)
 
 
-def _games_noun(n: pl.Expr, word: str) -> pl.Expr:
-    return pl.concat_str(
-        [
-            n.cast(pl.String),
-            pl.lit(f" {word}"),
-            pl.when(n != 1).then(pl.lit("s")).otherwise(pl.lit("")),
-        ]
-    )
+def _count_noun(n: pl.Expr, one: str, many: str) -> pl.Expr:
+    """`{n} game(s)` by the count: the catalog's forms for one (`one`) and for more or
+    none (`many`): the plural rule of English, Spanish and Italian for a count below a
+    million."""
+    return pl.when(n == 1).then(fill_template(one, n=n)).otherwise(fill_template(many, n=n))
+
+
+def _games_noun(n: pl.Expr, tr: Translator) -> pl.Expr:
+    one, many = (tr.ngettext("{n} game", "{n} games", count) for count in (1, 2))
+    return _count_noun(n, one, many)
+
+
+def _events_noun(n: pl.Expr, tr: Translator) -> pl.Expr:
+    one, many = (tr.ngettext("{n} event", "{n} events", count) for count in (1, 2))
+    return _count_noun(n, one, many)
+
+
+def _event_dates(events: pl.DataFrame, tr: Translator) -> pl.Expr:
+    """An event's start date as text: ISO (English), else the translator's long date (each
+    distinct date formatted once)."""
+    if tr.iso_dates or c.E_START not in events.columns:
+        return pl.col(c.E_START).cast(pl.String)
+    start = pl.col(c.E_START).cast(pl.Date)
+    days = [d for d in events[c.E_START].cast(pl.Date).unique().to_list() if isinstance(d, dt.date)]
+    if not days:
+        return start.cast(pl.String)
+    return start.replace_strict(days, [tr.date(d) for d in days], return_dtype=pl.String)
 
 
 def build_cards(
@@ -147,9 +197,11 @@ def build_cards(
     events: pl.DataFrame,
     styles: Mapping[str, int],
     max_rows: int | None = None,
+    tr: Translator | None = None,
 ) -> CardsFrame:
     """The card rows of every player with games that count, in Summary order; with
     `max_rows`, only the first players whose blocks fit (at least one player)."""
+    tr = tr or translator()
     g = with_k(games, ratings).filter(_counting(games))
     g = g.with_columns(_player_key(g, ratings, c.G_FIDE_ID, c.G_NAME).alias("_pk"))
     r = ratings.sort(
@@ -174,7 +226,7 @@ def build_cards(
             pl.col(c.E_ID).alias("_ek"),
             pl.int_range(pl.len(), dtype=pl.Int64).alias("_ei"),
             pl.concat_str(
-                [pl.col(c.E_NAME), pl.col(c.E_START).cast(pl.String)],
+                [pl.col(c.E_NAME), _event_dates(events, tr)],
                 separator=" · ",
                 ignore_nulls=True,
             ).alias("_etitle"),
@@ -244,16 +296,16 @@ def build_cards(
     sum_dr = pl.when(is_rated).then((score_h - c.hundredths(pl.col(c.EXPECTED))) / 100)
     result_label = (
         pl.when(pl.col(c.STATUS) == "initial")
-        .then(pl.lit("Initial rating"))
+        .then(pl.lit(tr._("Initial rating")))
         .when(pl.col(c.STATUS) == "unrated")
-        .then(pl.lit("Not yet rated"))
-        .otherwise(pl.lit("New rating"))
+        .then(pl.lit(tr._("Not yet rated")))
+        .otherwise(pl.lit(tr._("New rating")))
     )
     parts = [
         r.select(
             _row(
                 keys(0),
-                {0: (pl.col(c.NAME), "band"), INFO_COLUMN: (_info_line(ratings), "band_info")},
+                {0: (pl.col(c.NAME), "band"), INFO_COLUMN: (_info_line(ratings, tr), "band_info")},
                 s,
                 fill="band",
             )
@@ -262,7 +314,7 @@ def build_cards(
         per_event.select(
             _row(
                 keys(1, pl.col("_ei")),
-                {i: (h, _HEAD_STYLES.get(i, "head_right")) for i, h in enumerate(HEADERS)},
+                {i: (tr._(h), _HEAD_STYLES.get(i, "head_right")) for i, h in enumerate(HEADERS)},
                 s,
             )
         ),
@@ -288,8 +340,8 @@ def build_cards(
             _row(
                 keys(1, pl.col("_ei")),
                 {
-                    0: ("Event", "total_label"),
-                    1: (_games_noun(pl.col("_n"), "game"), "total_text"),
+                    0: (tr._("Event"), "total_label"),
+                    1: (_games_noun(pl.col("_n"), tr), "total_text"),
                     4: (pl.col("_score"), "total_score"),
                     7: (pl.col("_pd"), "total_pd"),
                     8: (pl.col("_dr"), "total_signed2"),
@@ -303,12 +355,12 @@ def build_cards(
             _row(
                 keys(2),
                 {
-                    0: ("Period", "period_label"),
+                    0: (tr._("Period"), "period_label"),
                     1: (
                         pl.concat_str(
                             [
-                                _games_noun(pl.col(c.GAMES), "game"),
-                                _games_noun(pl.col("_events"), "event"),
+                                _games_noun(pl.col(c.GAMES), tr),
+                                _events_noun(pl.col("_events"), tr),
                             ],
                             separator=", ",
                         ),
@@ -327,7 +379,7 @@ def build_cards(
             _row(
                 keys(2),
                 {
-                    1: ("Rating change (rounded)", "result_text"),
+                    1: (tr._("Rating change (rounded)"), "result_text"),
                     9: (pl.col(c.CHANGE), "result_signed0"),
                 },
                 s,

@@ -3,6 +3,9 @@ Checks.
 
 Each builder returns a `TableSheet`: the rows as a polars frame plus the columns to show
 (header, value expression, style). workbook.py lays them out; nothing here touches openpyxl.
+Sheet names, headers and labels are in the translator's language (`tr`, English by
+default); values that are codes of the CSV outputs (lists, statuses, reasons, methods,
+message codes) stay as they are.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from pipeline.errors import Problem
+from pipeline.i18n import Translator, translator
 from pipeline.report import columns as c
 from pipeline.report.workbook_style import TEXT_STYLES
 from pipeline.validate.rated import RATED_EVENT_CODES
@@ -66,7 +70,8 @@ def k_times_delta(k: pl.Expr, delta: pl.Expr) -> pl.Expr:
 # --- Summary ----------------------------------------------------------------------------
 
 
-def summary_sheet(ratings: pl.DataFrame) -> TableSheet:
+def summary_sheet(ratings: pl.DataFrame, tr: Translator | None = None) -> TableSheet:
+    _ = (tr or translator())._
     frame = ratings.sort(
         [c.list_rank(pl.col(c.LIST)), pl.col(c.NAME), pl.col(c.FIDE_ID)],
         nulls_last=True,
@@ -77,30 +82,31 @@ def summary_sheet(ratings: pl.DataFrame) -> TableSheet:
         (score_h - c.hundredths(pl.col(c.EXPECTED))) / 100
     )
     cols = [
-        Col("FIDE ID", pl.col(c.FIDE_ID), "int"),
-        Col("Name", pl.col(c.NAME)),
-        Col("Fed", pl.col(c.FEDERATION)),
-        Col("Title", c.optional(ratings, c.X_TITLE, pl.String())),
-        Col("List", pl.col(c.LIST)),
+        Col(_("FIDE ID"), pl.col(c.FIDE_ID), "int"),
+        Col(_("Name"), pl.col(c.NAME)),
+        Col(_("Fed"), pl.col(c.FEDERATION)),
+        Col(_("Title"), c.optional(ratings, c.X_TITLE, pl.String())),
+        Col(_("List"), pl.col(c.LIST)),
         Col("Ro", pl.col(c.RATING_BEFORE), "int"),
         Col("K", pl.col(c.K), "int"),
-        Col("Games", pl.col(c.GAMES), "int"),
-        Col("Score", pl.col(c.SCORE), "score"),
-        Col("Expected (ΣPD)", pl.col(c.EXPECTED), "pd"),
+        Col(_("Games"), pl.col(c.GAMES), "int"),
+        Col(_("Score"), pl.col(c.SCORE), "score"),
+        Col(_("Expected (ΣPD)"), pl.col(c.EXPECTED), "pd"),
         Col("ΣΔR", sum_delta, "signed2"),
-        Col("K·ΣΔR unrounded", pl.col(c.CHANGE_UNROUNDED), "signed2"),
-        Col("Change", pl.col(c.CHANGE), "signed0"),
-        Col("New rating", pl.col(c.RATING_AFTER), "int"),
-        Col("Status", pl.col(c.STATUS)),
+        Col(_("K·ΣΔR unrounded"), pl.col(c.CHANGE_UNROUNDED), "signed2"),
+        Col(_("Change"), pl.col(c.CHANGE), "signed0"),
+        Col(_("New rating"), pl.col(c.RATING_AFTER), "int"),
+        Col(_("Status"), pl.col(c.STATUS)),
     ]
-    return TableSheet("Summary", frame, cols)
+    return TableSheet(_("Summary"), frame, cols)
 
 
 # --- Top changes ------------------------------------------------------------------------
 
 
-def top_changes_sheet(ratings: pl.DataFrame, top: int) -> TableSheet:
+def top_changes_sheet(ratings: pl.DataFrame, top: int, tr: Translator | None = None) -> TableSheet:
     """The `top` largest gains and losses (rounded change) of rated players."""
+    _ = (tr or translator())._
     moved = ratings.filter(
         pl.col(c.CHANGE).is_not_null() & (pl.col(c.STATUS) == "rated") & (pl.col(c.CHANGE) != 0)
     )
@@ -117,53 +123,57 @@ def top_changes_sheet(ratings: pl.DataFrame, top: int) -> TableSheet:
     if several_lists:
         label = pl.concat_str([pl.col(c.NAME), pl.lit(" ("), pl.col(c.LIST), pl.lit(")")])
     cols = [
-        Col("Player", label),
-        Col("FIDE ID", pl.col(c.FIDE_ID), "int"),
-        Col("List", pl.col(c.LIST)),
+        Col(_("Player"), label),
+        Col(_("FIDE ID"), pl.col(c.FIDE_ID), "int"),
+        Col(_("List"), pl.col(c.LIST)),
         Col("Ro", pl.col(c.RATING_BEFORE), "int"),
-        Col("Gain", pl.when(pl.col(c.CHANGE) > 0).then(pl.col(c.CHANGE)), "signed0"),
-        Col("Loss", pl.when(pl.col(c.CHANGE) < 0).then(pl.col(c.CHANGE)), "signed0"),
-        Col("New rating", pl.col(c.RATING_AFTER), "int"),
+        Col(_("Gain"), pl.when(pl.col(c.CHANGE) > 0).then(pl.col(c.CHANGE)), "signed0"),
+        Col(_("Loss"), pl.when(pl.col(c.CHANGE) < 0).then(pl.col(c.CHANGE)), "signed0"),
+        Col(_("New rating"), pl.col(c.RATING_AFTER), "int"),
     ]
-    return TableSheet("Top changes", frame, cols, chart=frame.height > 0, landscape=False)
+    return TableSheet(_("Top changes"), frame, cols, chart=frame.height > 0, landscape=False)
 
 
 # --- Games ------------------------------------------------------------------------------
 
 
-def games_sheet(games: pl.DataFrame, ratings: pl.DataFrame) -> TableSheet:
+def games_sheet(
+    games: pl.DataFrame, ratings: pl.DataFrame, tr: Translator | None = None
+) -> TableSheet:
+    tr = tr or translator()
+    _ = tr._
     frame = with_k(games, ratings)
     rated = pl.col(c.G_RATED).fill_null(False)
     reason = pl.col(c.G_REASON).cast(pl.String)
     status = (
         pl.when(rated)
-        .then(pl.lit("rated"))
+        .then(pl.lit(tr.pgettext("game", "rated")))
         .when(reason.is_null() | (reason == ""))
-        .then(pl.lit("not rated"))
+        .then(pl.lit(tr.pgettext("game", "not rated")))
         .otherwise(reason)
     )
     cols = [
-        Col("Event", pl.col(c.G_TOURNAMENT)),
-        Col("List", pl.col(c.G_LIST)),
-        Col("Rd", pl.col(c.G_ROUND), "int"),
-        Col("FIDE ID", pl.col(c.G_FIDE_ID), "int"),
-        Col("Player", pl.col(c.G_NAME)),
-        Col("Rating", pl.col(c.G_RATING), "int"),
-        Col("Col", pl.col(c.G_COLOUR), "center"),
-        Col("Opp. FIDE ID", pl.col(c.G_OPPONENT_FIDE_ID), "int"),
-        Col("Opponent", pl.col(c.G_OPPONENT_NAME)),
-        Col("Opp. rating", pl.col(c.G_OPPONENT_RATING), "int"),
-        Col("Result", pl.col(c.G_RESULT), "center"),
-        Col("Score", pl.col(c.G_SCORE), "score"),
+        Col(_("Event"), pl.col(c.G_TOURNAMENT)),
+        Col(_("List"), pl.col(c.G_LIST)),
+        Col(_("Rd"), pl.col(c.G_ROUND), "int"),
+        Col(_("FIDE ID"), pl.col(c.G_FIDE_ID), "int"),
+        Col(_("Player"), pl.col(c.G_NAME)),
+        Col(_("Rating"), pl.col(c.G_RATING), "int"),
+        Col(_("Col"), pl.col(c.G_COLOUR), "center"),
+        Col(_("Opp. FIDE ID"), pl.col(c.G_OPPONENT_FIDE_ID), "int"),
+        Col(_("Opponent"), pl.col(c.G_OPPONENT_NAME)),
+        Col(_("Opp. rating"), pl.col(c.G_OPPONENT_RATING), "int"),
+        Col(_("Result"), pl.col(c.G_RESULT), "center"),
+        Col(_("Score"), pl.col(c.G_SCORE), "score"),
         Col("D", pl.col(c.G_DIFFERENCE), "signed0"),
-        Col("D used", pl.col(c.G_DIFFERENCE_USED), "signed0"),
+        Col(_("D used"), pl.col(c.G_DIFFERENCE_USED), "signed0"),
         Col("PD", pl.col(c.G_EXPECTED), "pd"),
         Col("ΔR", pl.when(rated).then(pl.col(c.G_DELTA)), "signed2"),
         Col("K", pl.when(rated).then(pl.col("_k")), "int"),
         Col("K·ΔR", pl.when(rated).then(k_times_delta(pl.col("_k"), pl.col(c.G_DELTA))), "signed2"),
-        Col("Rated / reason", status),
+        Col(_("Rated / reason"), status),
     ]
-    return TableSheet("Games", frame, cols)
+    return TableSheet(_("Games"), frame, cols)
 
 
 # --- Events -----------------------------------------------------------------------------
@@ -189,32 +199,49 @@ def _excel_date(expr: pl.Expr) -> pl.Expr:
     return (expr.cast(pl.Date) - pl.date(1899, 12, 30)).dt.total_days()
 
 
-def events_sheet(events: pl.DataFrame, games: pl.DataFrame) -> TableSheet:
+def events_sheet(
+    events: pl.DataFrame, games: pl.DataFrame, tr: Translator | None = None
+) -> TableSheet:
+    _ = (tr or translator())._
     frame = _event_counts(events, games)
     rated_games = (
         pl.col(c.X_RATED_GAMES) if c.X_RATED_GAMES in frame.columns else pl.col("_rated_from_games")
     )
     cols = [
-        Col("Event", pl.col(c.E_NAME)),
-        Col("File", pl.col(c.E_FILE)),
-        Col("List", pl.col(c.E_LIST)),
-        Col("Start", _excel_date(pl.col(c.E_START)), "date"),
-        Col("End", _excel_date(pl.col(c.E_END)), "date"),
-        Col("Rounds", pl.col(c.E_ROUNDS), "int"),
-        Col("Players", pl.col("_players"), "int"),
-        Col("Rated games", rated_games, "int"),
-        Col("Rule set", c.optional(frame, c.X_RULE_SET, pl.String())),
-        Col("Source", pl.col(c.E_SOURCE)),
+        Col(_("Event"), pl.col(c.E_NAME)),
+        Col(_("File"), pl.col(c.E_FILE)),
+        Col(_("List"), pl.col(c.E_LIST)),
+        Col(_("Start"), _excel_date(pl.col(c.E_START)), "date"),
+        Col(_("End"), _excel_date(pl.col(c.E_END)), "date"),
+        Col(_("Rounds"), pl.col(c.E_ROUNDS), "int"),
+        Col(_("Players"), pl.col("_players"), "int"),
+        Col(_("Rated games"), rated_games, "int"),
+        Col(_("Rule set"), c.optional(frame, c.X_RULE_SET, pl.String())),
+        Col(_("Source"), pl.col(c.E_SOURCE)),
     ]
-    return TableSheet("Events", frame, cols)
+    return TableSheet(_("Events"), frame, cols)
 
 
 # --- Checks -----------------------------------------------------------------------------
 
 
 def checks_sheet(
-    checks: Sequence[Problem], skipped: Sequence[Problem], notes: Sequence[Problem]
+    checks: Sequence[Problem],
+    skipped: Sequence[Problem],
+    notes: Sequence[Problem],
+    tr: Translator | None = None,
 ) -> TableSheet:
+    """The problems of the run: rated-event checks, warnings and errors, skipped events,
+    notes of the report. `kind` is written in the translator's language, the problems'
+    codes and messages as they are (`notes` as the report wrote them)."""
+    _ = (tr or translator())._
+    kinds = {
+        "rated event": _("rated event"),
+        "warning": _("warning"),
+        "error": _("error"),
+        "skipped": _("skipped"),
+        "note": _("note"),
+    }
     rows: list[tuple[str, str, int | None, str | None, str, str]] = []
     # the rated-event checks first, as a section of their own grouped per event file
     rated = sorted(
@@ -230,9 +257,9 @@ def checks_sheet(
         for p in problems:
             loc = p.location
             label = kind if kind != "warning" or not p.is_error else "error"
-            rows.append((label, loc.file, loc.line, loc.column, p.code, p.message))
+            rows.append((kinds[label], loc.file, loc.line, loc.column, p.code, p.message))
     if not rows:
-        rows.append(("note", "", None, None, "", "No warnings: every input was clean."))
+        rows.append((kinds["note"], "", None, None, "", _("No warnings: every input was clean.")))
     frame = pl.DataFrame(
         rows,
         schema={
@@ -246,34 +273,35 @@ def checks_sheet(
         orient="row",
     )
     cols = [
-        Col("Kind", pl.col("kind")),
-        Col("File", pl.col("file")),
-        Col("Line", pl.col("line"), "int"),
-        Col("Column", pl.col("column")),
-        Col("Code", pl.col("code")),
-        Col("Message", pl.col("message")),
+        Col(_("Kind"), pl.col("kind")),
+        Col(_("File"), pl.col("file")),
+        Col(_("Line"), pl.col("line"), "int"),
+        Col(_("Column"), pl.col("column")),
+        Col(_("Code"), pl.col("code")),
+        Col(_("Message"), pl.col("message")),
     ]
-    return TableSheet("Checks", frame, cols)
+    return TableSheet(_("Checks"), frame, cols)
 
 
 # --- Identities -------------------------------------------------------------------------
 
 
-def identities_sheet(identities: pl.DataFrame) -> TableSheet:
+def identities_sheet(identities: pl.DataFrame, tr: Translator | None = None) -> TableSheet:
     """Every player entry and who it was taken to be (the identity stage's table, already
     ambiguous and unmatched first)."""
+    _ = (tr or translator())._
     cols = [
-        Col("Status", pl.col("status")),
-        Col("Event", pl.col("event")),
-        Col("File", pl.col("file")),
-        Col("Line", pl.col("line"), "int"),
-        Col("No.", pl.col("start_no"), "int"),
-        Col("Name", pl.col("name")),
-        Col("Fed", pl.col("federation")),
-        Col("Rating", pl.col("rating"), "int"),
-        Col("FIDE ID", pl.col("fide_id"), "int"),
-        Col("Method", pl.col("method")),
-        Col("Candidates", pl.col("candidates")),
-        Col("Evidence", pl.col("evidence")),
+        Col(_("Status"), pl.col("status")),
+        Col(_("Event"), pl.col("event")),
+        Col(_("File"), pl.col("file")),
+        Col(_("Line"), pl.col("line"), "int"),
+        Col(_("No."), pl.col("start_no"), "int"),
+        Col(_("Name"), pl.col("name")),
+        Col(_("Fed"), pl.col("federation")),
+        Col(_("Rating"), pl.col("rating"), "int"),
+        Col(_("FIDE ID"), pl.col("fide_id"), "int"),
+        Col(_("Method"), pl.col("method")),
+        Col(_("Candidates"), pl.col("candidates")),
+        Col(_("Evidence"), pl.col("evidence")),
     ]
-    return TableSheet("Identities", identities, cols)
+    return TableSheet(_("Identities"), identities, cols)

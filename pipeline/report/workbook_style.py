@@ -1,11 +1,14 @@
 """Cell styles, number formats and page setup of report.xlsx.
 
 Styles are registered once per workbook through openpyxl (so styles.xml is openpyxl's) and
-referred to by id in the rows `workbook_xml` renders.
+referred to by id in the rows `workbook_xml` renders. Number format codes are the same in
+every language (Excel and LibreOffice show the viewer's decimal separator); only the date
+format follows the report's language (`register_styles(sheet, date_format=...)`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -135,11 +138,14 @@ def _apply(cell: Any, spec: StyleDef) -> None:
         )
 
 
-def register_styles(sheet: Any) -> dict[str, int]:
-    """Add every style to the sheet's workbook; return name -> cellXfs id."""
+def register_styles(sheet: Any, date_format: str = FMT_DATE) -> dict[str, int]:
+    """Add every style to the sheet's workbook; return name -> cellXfs id. `date_format`
+    is the number format of the date cells."""
     ids: dict[str, int] = {}
     for name, spec in STYLES.items():
         cell = WriteOnlyCell(sheet)
+        if spec.number_format == FMT_DATE:
+            spec = dataclasses.replace(spec, number_format=date_format)
         _apply(cell, spec)
         ids[name] = cell.style_id
     return ids
@@ -154,6 +160,7 @@ class PageSetup:
     landscape: bool = True
     print_area: str | None = None  # "A1:J200": leaves text overflowing to the right out
     row_breaks: tuple[int, ...] = ()  # page breaks after these rows (1-based)
+    footer: str = "Page &P of &N"  # right page footer (&P, &N: page number and count)
 
 
 def setup_sheet(sheet: Any, widths: Sequence[float], page: PageSetup) -> None:
@@ -184,7 +191,7 @@ def setup_sheet(sheet: Any, widths: Sequence[float], page: PageSetup) -> None:
     margins.header = margins.footer = 0.3
     sheet.print_options.gridLines = False
     _header_footer(sheet.oddHeader, left=page.title, right="&A")
-    _header_footer(sheet.oddFooter, left="elo-pipeline", right="Page &P of &N")
+    _header_footer(sheet.oddFooter, left="elo-pipeline", right=page.footer)
 
 
 def _header_footer(item: HeaderFooterItem, *, left: str, right: str) -> None:
