@@ -4,6 +4,7 @@ engine.py    rate_period: the period computation (RateOptions, RateResult)
 classify.py  who is who (Ro, K inputs) and which games count
 initial.py   initial ratings of unrated players, pooled across periods
 lists.py     the base and start lists an entry is rated from
+rows.py      how the frames' rows find each other by integer keys (events, entries)
 checks.py    the files' declared K and changes cross-checked
 columns.py   the stage's own column names (`c.KEY`, `c.RO`, ...)
 """

@@ -25,21 +25,22 @@ def _tolerance(declared: float) -> Decimal:
     return Decimal("0.05") if shown != shown.to_integral_value() else Decimal("0.5")
 
 
-def declared_problems(
-    games: pl.DataFrame, players: pl.DataFrame, events: pl.DataFrame
-) -> list[Problem]:
-    """Warnings where a declared K or rtg+/- disagrees with the rating of the event.
+def declared_rows(
+    games: pl.LazyFrame, players: pl.DataFrame, events: pl.DataFrame
+) -> pl.LazyFrame | None:
+    """The players that declare a K or rtg+/-, beside the K and K×ΣΔR computed for them
+    (`declared_problems` turns them into warnings); None when no player declares one.
 
     `games` is the rated games frame (event_id, start_no, rated, k, k_delta), `players`
     and `events` the ingest frames.
     """
     k_decl, change_decl = str(Players.k_declared), str(Players.change_declared)
     if k_decl not in players.columns or change_decl not in players.columns:
-        return []
+        return None
     ev, no = str(Players.event_id), str(Players.start_no)
     declared = players.filter(pl.col(k_decl).is_not_null() | pl.col(change_decl).is_not_null())
     if declared.is_empty():
-        return []
+        return None
     ours = (
         games.filter(pl.col("rated"))
         .group_by(ev, no)
@@ -49,11 +50,18 @@ def declared_problems(
             (pl.col("k_delta") * 100).round(0).cast(pl.Int64).sum().alias("_kd"),
         )
     )
-    rows = (
-        declared.join(ours, on=[ev, no], how="left")
-        .join(events.select(str(Events.event_id), str(Events.file)), on=ev, how="left")
+    return (
+        declared.lazy()
+        .join(ours, on=[ev, no], how="left")
+        .join(events.lazy().select(str(Events.event_id), str(Events.file)), on=ev, how="left")
         .sort(str(Events.file), str(Players.line))
     )
+
+
+def declared_problems(rows: pl.DataFrame) -> list[Problem]:
+    """Warnings where a declared K or rtg+/- disagrees with the rating of the event
+    (`rows` from `declared_rows`)."""
+    k_decl, change_decl = str(Players.k_declared), str(Players.change_declared)
     problems: list[Problem] = []
     for r in rows.iter_rows(named=True):
         where = (r[str(Events.file)], r[str(Players.line)])

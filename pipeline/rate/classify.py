@@ -3,8 +3,8 @@
 `resolve_players` gives every player entry its identity across events, its rating Ro on
 the event's list and the facts K is derived from; `classify_games` joins both sides of
 every game entry and decides whether it is rated, and if not, why (the `reason` of
-games.csv). Everything is vectorized polars; ratings are Int64, scores and PD Int64
-hundredths (fide-rules.md §1-§4).
+games.csv). Both are lazy queries (rate.engine collects each once); ratings are Int64,
+scores and PD Int64 hundredths (fide-rules.md §1-§4).
 
 Choices (documented in the README of `elo run` and the report to the lead):
 - Identity: ``fide:<id>`` for a player with a FIDE ID (the file's, or linked by
@@ -22,9 +22,16 @@ Choices (documented in the README of `elo run` and the report to the lead):
   `games` column counts the last period only), so a derived K treats the player as
   established; "ever reached 2400" is known only from a GM or IM title (both require
   it) or a current rating >= 2400.
+
+Both work on integer keys (`pipeline.rate.rows`): an event is its `event_order`, a
+player entry its row in the collected entries, a player on a list `c.PID` (the row of
+their first entry); a game row gathers its event's, its player's and its opponent's
+columns by them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import polars as pl
 
@@ -32,18 +39,36 @@ from pipeline.errors import Location, Problem, Severity
 from pipeline.identity.link import PERSON_KEY
 from pipeline.rate import columns as c
 from pipeline.rate.lists import person_key_expr, registry_long, start_long
+from pipeline.rate.rows import (
+    EntryRows,
+    entries_order,
+    event_orders,
+    events_in_order,
+    gathered,
+    optional,
+    together,
+)
 from pipeline.rules.vector import difference_used_expr, expected_expr, rule_600_expr
 from schemas.columns import E, G, P, R
 
 TOP_TITLES = ["GM", "IM", "G", "M"]  # titles that require a 2400+ rating (§5 rule 1)
 _TRF_RATING_COLUMN = "49-52"
-
-
-def _optional(df: pl.DataFrame, name: str, dtype: pl.DataType) -> pl.Expr:
-    """A column of `df`, or nulls of `dtype` when the frame lacks it."""
-    if name in df.columns:
-        return pl.col(name).cast(dtype)
-    return pl.lit(None, dtype=dtype)
+_BYE_CODES = ("H", "F", "U", "Z")
+_FORFEIT_CODES = ("+", "-")
+_SHORT_CODES = ("W", "D", "L")  # under one move
+# games.csv's `reason`, by the number `classify_games` computes first
+REASONS = (
+    "",
+    "bye",
+    "forfeit",
+    "under-one-move",
+    "unplayed",
+    "opponent-unrated",
+    "player-unrated",
+    "rule-600",
+)
+_REASON = {reason: i for i, reason in enumerate(REASONS)}
+_RULES = ("rs_cap", "rs_cap_mode", "rs_cap_exempt_from", "rs_rule_600")  # per game row
 
 
 def resolve_players(
@@ -51,49 +76,66 @@ def resolve_players(
     events: pl.DataFrame,
     registry: pl.DataFrame | None,
     start_lists: pl.DataFrame | None = None,
-) -> tuple[pl.DataFrame, list[Problem]]:
+) -> pl.LazyFrame:
     """Every player entry with its identity, Ro and K inputs.
 
-    `events` must carry `event_order` (see rate.py), and RO_MONTH where an event is rated
-    from an earlier start list (`pipeline.rate.lists`). Returns one row per player entry
-    (event_id, start_no, player_key, list, fide_id, name, ..., ro, base_ro, facing_ro,
-    rating_source, given_k, career_games, ever_2400, birth_year) and the warnings
-    (rating-mismatch, rating-inconsistent).
+    `events` must carry `event_order` (see engine.py), and RO_MONTH where an event is
+    rated from an earlier start list (`pipeline.rate.lists`). Returns one row per player
+    entry, in event order then start number (event_id, start_no, player_key, list,
+    fide_id, name, ..., ro, base_ro, facing_ro, rating_source, given_k, career_games,
+    ever_2400, birth_year; `_row` its row and `c.PID` the row of the player's first entry
+    on that list). `rating_problem_rows` picks the rows to warn about.
     """
-    ev = events.select(
-        E.ID, E.LIST, E.FILE, E.SOURCE, c.EV_ORDER, _optional(events, c.RO_MONTH, pl.String())
-    )
+    by_event = events_in_order(events)
+    if c.RO_MONTH not in by_event.columns:
+        by_event = by_event.with_columns(pl.lit(None, dtype=pl.String()).alias(c.RO_MONTH))
+    order = pl.col(c.EV_ORDER)
     entries = (
         players.select(
             pl.col(E.ID),
             pl.col(P.NO),
             pl.col(P.NAME),
-            _optional(players, P.FIDE, pl.Int64()).alias(P.FIDE),
-            _optional(players, P.FED, pl.String()).alias(P.FED),
-            _optional(players, P.TITLE, pl.String()).alias(P.TITLE),
-            _optional(players, P.BIRTH, pl.Int64()).alias(P.BIRTH),
-            _optional(players, P.RATING, pl.Int64()).alias(c.FILE_RATING),
-            _optional(players, P.LINE, pl.Int64()).alias(P.LINE),
-            _optional(players, PERSON_KEY, pl.String()).alias(PERSON_KEY),
+            optional(players, P.FIDE, pl.Int64()).alias(P.FIDE),
+            optional(players, P.FED, pl.String()).alias(P.FED),
+            optional(players, P.TITLE, pl.String()).alias(P.TITLE),
+            optional(players, P.BIRTH, pl.Int64()).alias(P.BIRTH),
+            optional(players, P.RATING, pl.Int64()).alias(c.FILE_RATING),
+            optional(players, P.LINE, pl.Int64()).alias(P.LINE),
+            optional(players, PERSON_KEY, pl.String()).alias(PERSON_KEY),
         )
-        .join(ev, on=E.ID, how="left")
+        .with_columns(event_orders(players[E.ID], events))
+        .lazy()
         .with_columns(
+            gathered(by_event, E.LIST, order),
+            gathered(by_event, E.FILE, order),
+            gathered(by_event, E.SOURCE, order),
+            gathered(by_event, c.RO_MONTH, order),
             pl.when(pl.col(P.FIDE).is_not_null())
             .then(pl.format("fide:{}", pl.col(P.FIDE)))
             .when(pl.col(PERSON_KEY).is_not_null())
             .then(pl.col(PERSON_KEY))
             .otherwise(pl.format("event:{}#{}", pl.col(E.ID), pl.col(P.NO)))
-            .alias(c.KEY)
+            .alias(c.KEY),
         )
         .drop(PERSON_KEY)
-        .sort(c.EV_ORDER, P.NO)
+        .sort(entries_order(players, events))
     )
-    entries = _find_in_lists(entries, registry, start_lists)
-    over = [c.KEY, E.LIST]
-    first_rating = pl.col(c.FILE_RATING).drop_nulls().first().over(over)
+    lists = events[E.LIST].unique().to_list()
+    entries = _find_in_lists(entries, registry, start_lists, lists, players.height)
+    entries = entries.with_row_index("_row").with_columns(
+        pl.col("_row").first().over(c.KEY, E.LIST).cast(pl.Int64).alias(c.PID)
+    )
+    # what the player's entries say together (their first known values, in event order)
+    player = entries.group_by(c.PID).agg(
+        pl.col(c.FILE_RATING).first(ignore_nulls=True).alias("first_file_rating"),
+        pl.col(P.BIRTH).first(ignore_nulls=True).alias("_birth"),
+        pl.col(P.TITLE).first(ignore_nulls=True).alias("_title"),
+        pl.col(P.FED).first(ignore_nulls=True).alias("_fed"),
+        pl.col(c.EV_ORDER).n_unique().cast(pl.Int64).alias("events"),
+    )
+    entries = entries.join(player, on=c.PID, how="left", maintain_order="left")
     fallback = (pl.col(E.LIST) != "standard") & pl.col("reg_rating").is_null()
     entries = entries.with_columns(
-        first_file_rating=first_rating,
         reg_ro=pl.coalesce(
             "reg_rating", pl.when(pl.col(E.LIST) != "standard").then(pl.col("reg_standard"))
         ),
@@ -111,88 +153,119 @@ def resolve_players(
         .then(pl.col("reg_k"))
         .alias(c.GIVEN_K),
         pl.when(pl.col("in_registry")).then(pl.col("reg_career")).alias(c.CAREER),
-        pl.coalesce("reg_birth_year", pl.col(P.BIRTH).drop_nulls().first().over(over)).alias(
-            P.BIRTH
-        ),
-        pl.coalesce(pl.col(P.TITLE).drop_nulls().first().over(over), "reg_title").alias(P.TITLE),
-        pl.coalesce(pl.col(P.FED).drop_nulls().first().over(over), "reg_federation").alias(P.FED),
+        pl.coalesce("reg_birth_year", "_birth").alias(P.BIRTH),
+        pl.coalesce("_title", "reg_title").alias(P.TITLE),
+        pl.coalesce("_fed", "reg_federation").alias(P.FED),
     )
     # An event rated from its start list: Ro from that list; a player published since
     # is rated as a rated player, and counts as unrated for the opponents (§6).
     in_start = pl.col("in_start").fill_null(False)
-    entries = entries.with_columns(
+    top = pl.col(P.TITLE).str.to_uppercase().is_in(TOP_TITLES).fill_null(False)
+    return entries.with_columns(
         pl.when(in_start)
         .then(pl.coalesce("start_ro", c.BASE_RO))
         .otherwise(pl.col(c.BASE_RO))
         .alias(c.RO),
         pl.when(in_start).then(pl.col("start_ro")).otherwise(pl.col(c.BASE_RO)).alias(c.FACING_RO),
+        (top | pl.col("reg_ever").fill_null(False)).any().over(c.PID).alias(c.EVER_2400),
     )
-    entries = entries.with_columns(
-        (
-            pl.col(P.TITLE).str.to_uppercase().is_in(TOP_TITLES).fill_null(False)
-            | pl.col("reg_ever").fill_null(False)
-        )
-        .any()
-        .over(over)
-        .alias(c.EVER_2400)
-    )
-    return entries, _rating_problems(entries)
 
 
 def _find_in_lists(
-    entries: pl.DataFrame, registry: pl.DataFrame | None, start_lists: pl.DataFrame | None
-) -> pl.DataFrame:
+    entries: pl.LazyFrame,
+    registry: pl.DataFrame | None,
+    start_lists: pl.DataFrame | None,
+    lists: list[str],
+    players: int,
+) -> pl.LazyFrame:
     """Join each entry to its base-list row (by FIDE ID or person key; an entry of one
     event without an ID is the list's person of its name and federation, when the event
-    holds that name once) and, for events with RO_MONTH, to its start-list row."""
-    no_id = registry is not None and registry[R.ID].null_count() > 0
-    lookup = pl.col(c.KEY)
-    if no_id:
+    holds that name once) and, for events with RO_MONTH, to its start-list row.
+    `players` is the number of entries: a list no longer is joined whole, not first cut
+    down to the entries' players."""
+    found = pl.col("in_registry").fill_null(False)
+    whole = registry is not None and registry.height <= players
+    if registry is None or registry[R.ID].null_count() == 0:
+        # every list row has a FIDE ID: it is the row of the entries with that ID (key
+        # fide:<id>); an entry without one (a person or event key) is in no row
+        wanted = None if whole else entries.select(P.FIDE)
+        rows = registry_long(registry, wanted, lists, by_id=True)
+        entries = entries.join(
+            rows, on=[P.FIDE, E.LIST], how="left", maintain_order="left"
+        ).with_columns(found)
+    else:
         person = person_key_expr(pl.col(P.NAME), pl.col(P.FED))
         lookup = (
             pl.when(pl.col(c.KEY).str.starts_with("event:") & (pl.len().over(E.ID, person) == 1))
             .then(person)
             .otherwise(pl.col(c.KEY))
         )
-    entries = entries.with_columns(lookup.alias("_lookup"))
-    name_keys = entries.filter(pl.col("_lookup").str.starts_with("name:"))["_lookup"]
-    reg = registry_long(registry, entries[P.FIDE], name_keys)
-    entries = (
-        entries.join(reg, left_on=["_lookup", E.LIST], right_on=[c.LIST_KEY, E.LIST], how="left")
-        .with_columns(pl.col("in_registry").fill_null(False))
-        .with_columns(
-            pl.when(pl.col("in_registry"))
-            .then(pl.col("_lookup"))
-            .otherwise(pl.col(c.KEY))
-            .alias(c.KEY)
+        entries = entries.with_columns(lookup.alias("_lookup"))
+        wanted = None if whole else entries.select(P.FIDE, pl.col("_lookup").alias(c.LIST_KEY))
+        entries = (
+            entries.join(
+                registry_long(registry, wanted, lists),
+                left_on=["_lookup", E.LIST],
+                right_on=[c.LIST_KEY, E.LIST],
+                how="left",
+                maintain_order="left",
+            )
+            .with_columns(found)
+            .with_columns(
+                pl.when(pl.col("in_registry"))
+                .then(pl.col("_lookup"))
+                .otherwise(pl.col(c.KEY))
+                .alias(c.KEY)
+            )
+            .drop("_lookup")
         )
-        .drop("_lookup")
-    )
-    start = start_long(start_lists)
+    if start_lists is None or start_lists.is_empty():
+        return entries.with_columns(
+            pl.lit(None, dtype=pl.Int64()).alias("start_ro"),
+            pl.lit(None, dtype=pl.Boolean()).alias("in_start"),
+        )
     return entries.join(
-        start,
+        start_long(start_lists),
         left_on=[c.KEY, E.LIST, c.RO_MONTH],
         right_on=[c.LIST_KEY, E.LIST, c.RO_MONTH],
         how="left",
+        maintain_order="left",
     )
 
 
-def _rating_problems(entries: pl.DataFrame) -> list[Problem]:
-    """rating-mismatch (file vs registry) and rating-inconsistent (file vs file)."""
+def rating_problem_rows(entries: pl.DataFrame) -> pl.LazyFrame:
+    """The entries to warn about (`rating_problems`), in event order then start number:
+    rating-mismatch (file vs registry) and rating-inconsistent (file vs file).
+    `entries` is `resolve_players`' frame, collected."""
     file_r = pl.col(c.FILE_RATING)
     mismatch = pl.col("in_registry") & (
         (file_r.is_not_null() & file_r.ne_missing(pl.col(c.RO)))
         | (file_r.is_null() & pl.col(c.RO).is_not_null() & (pl.col(c.RO_SOURCE) == "registry"))
     )
     inconsistent = ~pl.col("in_registry") & file_r.is_not_null() & (file_r != pl.col(c.RO))
-    rows = (
-        entries.with_columns(
-            mismatch.alias("_mismatch"),
-            pl.col(E.FILE).first().over([c.KEY, E.LIST], order_by=c.EV_ORDER).alias("_first_file"),
-        )
+    return (
+        entries.lazy()
         .filter(mismatch | inconsistent)
         .sort(c.EV_ORDER, P.NO)
+        .select(
+            E.FILE,
+            E.SOURCE,
+            E.LIST,
+            P.LINE,
+            P.FIDE,
+            P.NAME,
+            c.FILE_RATING,
+            c.RO,
+            c.RO_SOURCE,
+            mismatch.alias("_mismatch"),
+            # the player's first entry (by event order) is the row `c.PID`
+            gathered(entries, E.FILE, pl.col(c.PID)).alias("_first_file"),
+        )
     )
+
+
+def rating_problems(rows: pl.DataFrame) -> list[Problem]:
+    """The warnings of `rating_problem_rows`, in its order."""
     problems: list[Problem] = []
     for r in rows.iter_rows(named=True):
         column = _rating_column(r[E.SOURCE])
@@ -229,89 +302,104 @@ def _rating_column(source: str | None) -> str:
     return P.RATING
 
 
-def classify_games(
-    games: pl.DataFrame, events: pl.DataFrame, entries: pl.DataFrame
-) -> pl.DataFrame:
-    """Both sides of every game entry with Ro, D, D used, PD, ΔR and the reason.
+def _one_of(code: pl.Expr, values: Iterable[str], present: set[str]) -> pl.Expr:
+    """`code` is one of `values`, comparing only with those that occur (`present`)."""
+    hits = [code == value for value in values if value in present]
+    if not hits:
+        return pl.lit(False)
+    return pl.any_horizontal(hits) if len(hits) > 1 else hits[0]
 
-    `events` carries the event's rule set as ``rs_`` columns (pipeline.rules.vector)
-    plus `event_order`; `entries` is `resolve_players`' frame.
+
+def classify_games(
+    ordered: pl.DataFrame,
+    events: pl.DataFrame,
+    entries: pl.DataFrame,
+    once_per_event: bool = True,
+) -> pl.LazyFrame:
+    """Both sides of every game entry with Ro, D, D used, PD, ΔR and the reason, in the
+    order of games.csv (event order, round, start number).
+
+    `ordered` is `order_games`' frame; `events` carries the event's rule set as ``rs_``
+    columns (pipeline.rules.vector) plus `event_order`; `entries` is `resolve_players`'
+    frame, collected; `once_per_event` False says no event caps once per event.
     """
-    me = entries.select(E.ID, P.NO, c.KEY, P.FIDE, P.NAME, c.RO)
-    opp = entries.select(
-        pl.col(E.ID),
-        pl.col(P.NO).alias(G.OPP),
+    by_event = events_in_order(events)
+    event = pl.col(c.EV_ORDER)
+    rows = EntryRows(entries, events.height)
+    codes = ordered[G.CODE].unique()
+    upper = codes.str.to_uppercase()
+    code = pl.col(G.CODE)
+    present = set(upper.drop_nulls().to_list())
+    # An event's value of a column the games need (its list, its rules): one literal when
+    # every event has the same (a period of one list and rule set), else gathered.
+    known = ordered[c.EV_ORDER].null_count() == 0
+    same = {name for name in (E.LIST, *_RULES) if known and by_event[name].n_unique() == 1}
+    value = {name: pl.lit(by_event[name][0], dtype=by_event[name].dtype) for name in same}
+    rule = {name: value.get(name, pl.col(name)) for name in _RULES}
+    spread = [name for name in (E.LIST, *_RULES) if name not in same]
+    if E.ID not in ordered.columns:
+        spread.append(E.ID)
+    per_event = by_event.select(pl.col(E.NAME).alias("tournament"), *spread, *rows.per_event())
+    g = ordered.lazy().with_columns(
+        *([code.str.to_uppercase()] if (codes != upper).any() else []),
+        *([value[E.LIST].alias(E.LIST)] if E.LIST in same else []),
+        together(per_event, event, "_event"),
+    )
+    g = rows.add(rows.add(g.unnest("_event"), G.NO, "_me"), G.OPP, "_opp")
+    mine = entries.select(c.KEY, P.FIDE, P.NAME, c.RO, c.PID)
+    theirs = entries.select(
         pl.col(c.KEY).alias(c.OPP_KEY),
         pl.col(P.FIDE).alias("opponent_fide_id"),
         pl.col(P.NAME).alias("opponent_name"),
         pl.col(c.FACING_RO).alias(c.OPP_RO),
     )
-    ev = events.select(
-        E.ID,
-        E.LIST,
-        pl.col(E.NAME).alias("tournament"),
-        c.EV_ORDER,
-        "rs_cap",
-        "rs_cap_mode",
-        "rs_cap_exempt_from",
-        "rs_rule_600",
-    )
     g = (
-        games.select(
-            E.ID,
-            G.ROUND,
-            G.NO,
-            _optional(games, G.OPP, pl.Int64()).alias(G.OPP),
-            _optional(games, G.COLOUR, pl.String()).alias(G.COLOUR),
-            pl.col(G.CODE).str.to_uppercase(),
-            G.SCORE,
-            _optional(games, G.PLAYED, pl.Boolean()).fill_null(False).alias(G.PLAYED),
-            _optional(games, G.LINE, pl.Int64()).alias(G.LINE),
-            _optional(games, G.COLUMN, pl.String()).alias(G.COLUMN),
+        g.with_columns(
+            together(mine, pl.col("_me"), "_me"), together(theirs, pl.col("_opp"), "_opp")
         )
-        .join(ev, on=E.ID, how="left")
-        .join(me, on=[E.ID, G.NO], how="left")
-        .join(opp, on=[E.ID, G.OPP], how="left")
+        .unnest("_me", "_opp")
+        .drop(*(s.name for s in rows.per_event()))
     )
-    code = pl.col(G.CODE)
     ratings_known = pl.col(c.RO).is_not_null() & pl.col(c.OPP_RO).is_not_null()
-    not_600 = ~rule_600_expr(pl.col(c.RO), pl.col(c.OPP_RO), pl.col("rs_rule_600"))
+    not_600 = ~rule_600_expr(pl.col(c.RO), pl.col(c.OPP_RO), rule["rs_rule_600"])
     reason = (
-        pl.when(pl.col(G.OPP).is_null() | code.is_in(["H", "F", "U", "Z"]))
-        .then(pl.lit("bye"))
-        .when(code.is_in(["+", "-"]))
-        .then(pl.lit("forfeit"))
-        .when(code.is_in(["W", "D", "L"]))
-        .then(pl.lit("under-one-move"))
+        pl.when(pl.col(G.OPP).is_null() | _one_of(code, _BYE_CODES, present))
+        .then(_REASON["bye"])
+        .when(_one_of(code, _FORFEIT_CODES, present))
+        .then(_REASON["forfeit"])
+        .when(_one_of(code, _SHORT_CODES, present))
+        .then(_REASON["under-one-move"])
         .when(~pl.col(G.PLAYED) | pl.col(c.OPP_KEY).is_null())
-        .then(pl.lit("unplayed"))
+        .then(_REASON["unplayed"])
         .when(pl.col(c.OPP_RO).is_null())
-        .then(pl.lit("opponent-unrated"))
+        .then(_REASON["opponent-unrated"])
         .when(pl.col(c.RO).is_null())
-        .then(pl.lit("player-unrated"))
+        .then(_REASON["player-unrated"])
         .when(~not_600)
-        .then(pl.lit("rule-600"))
-        .otherwise(pl.lit(""))
+        .then(_REASON["rule-600"])
+        .otherwise(_REASON[""])
     )
-    g = g.with_columns(
-        reason.alias(c.REASON),
+    g = g.with_columns(reason.alias("_reason")).with_columns(
+        pl.lit(pl.Series(REASONS)).gather("_reason").alias(c.REASON),
         (pl.col(G.SCORE) * 100).round(0).cast(pl.Int64).alias(c.SCORE_H),
-    ).with_columns((pl.col(c.REASON) == "").alias(c.RATED))
+        (pl.col("_reason") == _REASON[""]).alias(c.RATED),
+    )
     d = pl.col(c.RO) - pl.col(c.OPP_RO)
-    shown = ratings_known & pl.col(c.REASON).is_in(["", "rule-600"])
+    shown = ratings_known & pl.col("_reason").is_in([_REASON[""], _REASON["rule-600"]])
     g = g.with_columns(
         pl.when(shown).then(d).alias(c.D),
         difference_used_expr(
             pl.when(pl.col(c.RATED)).then(d),
             pl.col(c.RO),
-            pl.col("rs_cap"),
-            pl.col("rs_cap_mode"),
-            pl.col("rs_cap_exempt_from"),
-            over=[E.ID, G.NO],
+            rule["rs_cap"],
+            rule["rs_cap_mode"],
+            rule["rs_cap_exempt_from"],
+            over=[c.EV_ORDER, G.NO],
             order_by=G.ROUND,
+            once_per_event=once_per_event,
         ).alias(c.D_USED),
     )
     g = g.with_columns(
         pl.when(pl.col(c.RATED)).then(expected_expr(pl.col(c.D_USED))).alias(c.PD_H)
     ).with_columns((pl.col(c.SCORE_H) - pl.col(c.PD_H)).alias(c.DELTA_H))
-    return g.drop("rs_cap", "rs_cap_mode", "rs_cap_exempt_from", "rs_rule_600")
+    return g.drop("_reason", *(name for name in spread if name in _RULES))

@@ -19,6 +19,7 @@ EV_ORDER: Final = "event_order"  # events by start date (nulls last), then input
 GIVEN_K: Final = "given_k"
 EVER_2400: Final = "ever_2400"
 CAREER: Final = "career_games"  # career games on that list before the period (null: unknown)
+PID: Final = "_player"  # Int64, one per (player_key, list): the integer key inside the query
 
 # --- one row per game entry (classify.classify_games) --------------------------------------
 SCORE_H: Final = "score_h"

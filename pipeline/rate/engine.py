@@ -7,6 +7,13 @@ Ro, K inputs) -> `classify.classify_games` (reason, D, D used, PD, ΔR per game 
 -> `initial.initial_ratings` (unrated players) -> `_rated_players` (K, 700 rule,
 rounding) -> the output frames.
 
+Each stage is a lazy query, and `rate_period` collects them in four steps: the entries
+(found while the game rows are sorted into games.csv's order, which needs only the
+events), the classified game rows, the players' totals and initial ratings (with the
+events' counts), then the games and ratings frames; the warnings are read from the
+collected frames. Inside the
+queries rows find each other by integer keys (`pipeline.rate.rows`).
+
 Choices (see also classify and initial):
 - Rule sets: each event uses the rules of its start date; `RateOptions.rules_date`
   overrides every event; an event without a date uses `today` with a ``no-start-date``
@@ -40,9 +47,15 @@ from pipeline.period.calendar import first_day, period_of
 from pipeline.period.pending import empty as pending_empty
 from pipeline.period.pending import in_window, pending_after, prior_rows
 from pipeline.rate import columns as c
-from pipeline.rate.checks import declared_problems
-from pipeline.rate.classify import classify_games, resolve_players
+from pipeline.rate.checks import declared_problems, declared_rows
+from pipeline.rate.classify import (
+    classify_games,
+    rating_problem_rows,
+    rating_problems,
+    resolve_players,
+)
 from pipeline.rate.initial import initial_ratings
+from pipeline.rate.rows import Span, order_games, span_bits, spans
 from pipeline.rules.ruleset import LISTS, RuleSet, ruleset_for
 from pipeline.rules.vector import (
     derive_k_expr,
@@ -55,6 +68,7 @@ from schemas.output import GAMES_COLUMNS, RATINGS_COLUMNS
 
 ROUNDINGS = ("period", "tournament")
 RESULT_SHOWN = {"=": "½"}  # games.csv `result`: the TRF code, a draw shown as ½
+PAIR_BITS = 21  # a pairing (round, both start numbers) packs into one Int64 below 2**21
 
 
 @dataclass(frozen=True)
@@ -92,13 +106,16 @@ def period_start(events: pl.DataFrame, options: RateOptions) -> dt.date:
     return options.today.replace(day=1)
 
 
-def _event_rules(events: pl.DataFrame, options: RateOptions) -> tuple[pl.DataFrame, list[Problem]]:
-    """The events with `event_order`, `rule_set`, `rules_date` and the ``rs_`` columns."""
+def _event_rules(
+    events: pl.DataFrame, options: RateOptions
+) -> tuple[pl.DataFrame, list[Problem], list[RuleSet]]:
+    """The events with `event_order`, `rule_set`, `rules_date` and the ``rs_`` columns,
+    the warnings and the rule sets chosen."""
     if E.START not in events.columns:
         events = events.with_columns(pl.lit(None, dtype=pl.Date()).alias(E.START))
     problems: list[Problem] = []
     dates: list[dt.date] = []
-    chosen: dict[str, RuleSet] = {}
+    chosen: dict[tuple[dt.date, str], RuleSet] = {}
     names: list[str] = []
     ends = events[E.END] if E.END in events.columns else pl.Series([None] * events.height)
     for file, list_, start, end in zip(
@@ -122,13 +139,16 @@ def _event_rules(events: pl.DataFrame, options: RateOptions) -> tuple[pl.DataFra
                     Severity.WARNING,
                 )
             )
-        rs = ruleset_for(on, list_)
-        chosen[rs.name] = rs
+        rs = chosen.get((on, list_))
+        if rs is None:
+            rs = chosen[(on, list_)] = ruleset_for(on, list_)
         dates.append(on)
         names.append(rs.name)
+    rulesets = list({rs.name: rs for rs in chosen.values()}.values())
     # `event_order` follows the start date (nulls last), then the input order
     frame = (
-        events.with_columns(
+        events.lazy()
+        .with_columns(
             pl.Series("rule_set", names, dtype=pl.String()),
             pl.Series("rules_date", dates, dtype=pl.Date()),
             pl.int_range(pl.len(), dtype=pl.Int64).alias("_input_order"),
@@ -137,10 +157,15 @@ def _event_rules(events: pl.DataFrame, options: RateOptions) -> tuple[pl.DataFra
         .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(c.EV_ORDER))
         .sort("_input_order")
         .drop("_input_order")
+        .join(
+            ruleset_frame(rulesets).lazy(),
+            left_on="rule_set",
+            right_on="rs_name",
+            how="left",
+            maintain_order="left",
+        )
     )
-    rs_frame = ruleset_frame(list(chosen.values()))
-    frame = frame.join(rs_frame, left_on="rule_set", right_on="rs_name", how="left")
-    return frame, problems
+    return frame.collect(), problems, rulesets
 
 
 def _period_rules(start: dt.date, options: RateOptions) -> pl.DataFrame:
@@ -150,42 +175,40 @@ def _period_rules(start: dt.date, options: RateOptions) -> pl.DataFrame:
     return ruleset_frame(rulesets).with_columns(pl.col("rs_list").alias(E.LIST))
 
 
-def _roster(entries: pl.DataFrame) -> pl.DataFrame:
+def _roster(entries: pl.LazyFrame) -> pl.LazyFrame:
     """One row per (player_key, list): the player's facts from their first entry."""
-    return (
-        entries.sort(c.EV_ORDER, P.NO)
-        .group_by(c.KEY, E.LIST, maintain_order=True)
-        .agg(
-            pl.col(P.FIDE).first(),
-            pl.col(P.NAME).first(),
-            pl.col(P.FED).first(),
-            pl.col(P.TITLE).first(),
-            pl.col(P.BIRTH).first(),
-            pl.coalesce(c.BASE_RO, c.RO).first().alias(c.RO),
-            pl.col(c.RO_SOURCE).first(),
-            pl.col(c.CAREER).first(),
-            pl.col(c.GIVEN_K).first(),
-            pl.col(c.EVER_2400).first(),
-            pl.col(E.FILE).first(),
-            pl.col(P.LINE).first(),
-            pl.col(E.ID).n_unique().cast(pl.Int64).alias("events"),
-        )
+    return entries.filter(pl.col("_row") == pl.col(c.PID)).select(
+        c.PID,
+        c.KEY,
+        E.LIST,
+        P.FIDE,
+        P.NAME,
+        P.FED,
+        P.TITLE,
+        P.BIRTH,
+        pl.coalesce(c.BASE_RO, c.RO).alias(c.RO),
+        c.RO_SOURCE,
+        c.CAREER,
+        c.GIVEN_K,
+        c.EVER_2400,
+        E.FILE,
+        P.LINE,
+        "events",
     )
 
 
 def _rated_players(
-    roster: pl.DataFrame,
-    games: pl.DataFrame,
+    roster: pl.LazyFrame,
+    games: pl.LazyFrame,
     period_rules: pl.DataFrame,
     period_year: int,
     rounding: str,
-) -> pl.DataFrame:
+) -> pl.LazyFrame:
     """K, n, Σscore, ΣPD, ΣΔR, K x ΣΔR and the rounded change per rated player."""
     rated = games.filter(pl.col(c.RATED))
-    totals = rated.group_by(c.KEY, E.LIST).agg(
+    totals = rated.group_by(c.PID).agg(
         pl.len().cast(pl.Int64).alias("n"),
         pl.col(c.SCORE_H).sum().alias("score_sum"),
-        pl.col(c.PD_H).sum().alias("expected_sum"),
         pl.col(c.DELTA_H).sum().alias("sum_delta"),
     )
     k0 = derive_k_expr(
@@ -198,9 +221,11 @@ def _rated_players(
     )
     players = (
         roster.filter(pl.col(c.RO).is_not_null())
-        .join(period_rules, on=E.LIST, how="left")
-        .join(totals, on=[c.KEY, E.LIST], how="left")
-        .with_columns(pl.col("n", "score_sum", "expected_sum", "sum_delta").fill_null(0))
+        .join(period_rules.lazy(), on=E.LIST, how="left")
+        .join(totals, on=c.PID, how="left")
+        .with_columns(pl.col("n", "score_sum", "sum_delta").fill_null(0))
+        # ΔR = score - PD game by game, so ΣPD = Σscore - ΣΔR exactly
+        .with_columns((pl.col("score_sum") - pl.col("sum_delta")).alias("expected_sum"))
         .with_columns(k0.alias("k_base"))
         .with_columns(
             pl.when(pl.col("rs_rule_700"))
@@ -212,24 +237,23 @@ def _rated_players(
         .with_columns((pl.col("k") * pl.col("sum_delta")).alias("change_h"))
     )
     if rounding == "tournament":
-        per_event = rated.group_by(c.KEY, E.LIST, E.ID).agg(
+        per_event = rated.group_by(c.PID, c.EV_ORDER).agg(
             pl.col(c.DELTA_H).sum().alias("sum_delta_event")
         )
         by_event = (
-            per_event.join(players.select(c.KEY, E.LIST, "k"), on=[c.KEY, E.LIST], how="inner")
-            .group_by(c.KEY, E.LIST)
+            per_event.join(players.select(c.PID, "k"), on=c.PID, how="inner")
+            .group_by(c.PID)
             .agg(
                 round_half_away_expr(pl.col("k") * pl.col("sum_delta_event")).sum().alias("change")
             )
         )
-        players = players.join(by_event, on=[c.KEY, E.LIST], how="left").with_columns(
+        players = players.join(by_event, on=c.PID, how="left").with_columns(
             pl.col("change").fill_null(0).cast(pl.Int64)
         )
     else:
         players = players.with_columns(round_half_away_expr(pl.col("change_h")).alias("change"))
     return players.select(
-        c.KEY,
-        E.LIST,
+        c.PID,
         "k",
         "n",
         "score_sum",
@@ -249,10 +273,18 @@ def _hundredths(name: str) -> pl.Expr:
 
 
 def _ratings_frame(
-    roster: pl.DataFrame, rated: pl.DataFrame, initial: pl.DataFrame
-) -> pl.DataFrame:
-    r = roster.join(rated, on=[c.KEY, E.LIST], how="left").join(
-        initial, on=[c.KEY, E.LIST], how="left"
+    roster: pl.DataFrame, rated: pl.LazyFrame, initial: pl.LazyFrame
+) -> pl.LazyFrame:
+    """ratings.csv's rows (and the workbook's columns), by list, name and key."""
+    order = [pl.col(P.NAME), pl.col(c.KEY)]
+    if roster[E.LIST].n_unique() > 1:
+        rank = {lst: i for i, lst in enumerate(LISTS)}
+        order.insert(0, pl.col(E.LIST).replace_strict(rank, return_dtype=pl.Int64))
+    r = (
+        roster.lazy()
+        .sort(order)
+        .join(rated, on=c.PID, how="left", maintain_order="left")
+        .join(initial, on=[c.KEY, E.LIST], how="left", maintain_order="left")
     )
     is_rated = pl.col(c.RO).is_not_null()
     published = pl.col("initial_published").fill_null(False)
@@ -295,9 +327,6 @@ def _ratings_frame(
         pl.col("change").cast(pl.Int64),
         pl.col("k").cast(pl.Int64),
     )
-    list_rank = pl.col(E.LIST).replace_strict(
-        {lst: i for i, lst in enumerate(LISTS)}, return_dtype=pl.Int64
-    )
     extras = [
         c.KEY,
         P.TITLE,
@@ -313,22 +342,30 @@ def _ratings_frame(
         E.FILE,
         P.LINE,
     ]
-    return r.sort(list_rank, pl.col(P.NAME), pl.col(c.KEY)).select(*RATINGS_COLUMNS, *extras)
+    return r.select(*RATINGS_COLUMNS, *extras)
 
 
-def _games_frame(games: pl.DataFrame, rated: pl.DataFrame) -> pl.DataFrame:
-    g = games.join(rated.select(c.KEY, E.LIST, "k"), on=[c.KEY, E.LIST], how="left")
+def _games_frame(games: pl.LazyFrame, rated: pl.DataFrame, entries: int) -> pl.LazyFrame:
+    """games.csv's rows (and the workbook's columns): `games` is in games.csv's order,
+    `rated` has each rated player's K by `c.PID` (a row of the `entries` entries)."""
+    k = pl.repeat(None, entries, dtype=pl.Int64, eager=True).alias("k")
+    k.scatter(rated[c.PID], rated["k"])
     code = pl.col(G.CODE)
-    g = g.with_columns(
-        code.replace(RESULT_SHOWN).alias("result"),
+    result = code
+    for given, shown in RESULT_SHOWN.items():
+        result = pl.when(code == given).then(pl.lit(shown)).otherwise(result)
+    g = games.with_columns(
+        pl.lit(k).gather(pl.col(c.PID)).alias("k"),
+        result.alias("result"),
         pl.col(G.SCORE).cast(pl.Float64).alias("score"),
         pl.col(c.RO).alias("rating"),
         pl.col(c.OPP_RO).alias("opponent_rating"),
         _hundredths(c.PD_H).alias("expected"),
         _hundredths(c.DELTA_H).alias("delta"),
-        pl.when(pl.col(c.RATED)).then(pl.col("k") * pl.col(c.DELTA_H)).alias("k_delta"),
     )
-    g = g.with_columns(_hundredths("k_delta").alias("k_delta"))
+    g = g.with_columns(
+        pl.when(pl.col(c.RATED)).then(pl.col("k") * pl.col(c.DELTA_H)).alias("k_delta")
+    ).with_columns(_hundredths("k_delta").alias("k_delta"))
     extras = [
         E.ID,
         G.NO,
@@ -342,60 +379,84 @@ def _games_frame(games: pl.DataFrame, rated: pl.DataFrame) -> pl.DataFrame:
         G.LINE,
         G.COLUMN,
     ]
-    return g.sort(c.EV_ORDER, G.ROUND, G.NO).select(*GAMES_COLUMNS, *extras)
+    return g.select(*GAMES_COLUMNS, *extras)
 
 
-def _events_frame(events: pl.DataFrame, games: pl.DataFrame) -> pl.DataFrame:
+def _counts_initial(games: pl.LazyFrame, dropped: pl.DataFrame, events: int) -> pl.LazyFrame:
+    """COUNTS: a player-unrated game whose event is not disregarded (`dropped`: the
+    player's `c.PID` and `event_order`, null for an event of the pool)."""
+    unrated = pl.col(c.REASON) == "player-unrated"
+    # (player, event) as one Int64: the player's first entry row times the events, plus
+    # the event (both are row numbers: their product is far below 2**63)
+    key = pl.col(c.PID) * events + pl.col(c.EV_ORDER)
+    zero = dropped.filter(pl.col(c.EV_ORDER).is_not_null()).select(key).to_series()
+    if zero.is_empty():
+        return games.with_columns(unrated.alias(c.COUNTS))
+    disregarded = key.is_in(zero.implode()).fill_null(False)
+    return games.with_columns((unrated & ~disregarded).alias(c.COUNTS))
+
+
+def _events_frame(
+    events: pl.DataFrame, games: pl.LazyFrame, ranges: dict[str, Span]
+) -> pl.LazyFrame:
+    """The events with `rated_games` (pairings rated for at least one side) and
+    `rated_entries`; `ranges` are the `spans` of the games' round, start_no and
+    opponent_no (a pairing is one Int64 when they fit in `PAIR_BITS` bits)."""
     rated = games.filter(pl.col(c.RATED))
-    pair = [
-        E.ID,
-        G.ROUND,
-        pl.min_horizontal(G.NO, G.OPP).alias("_a"),
-        pl.max_horizontal(G.NO, G.OPP).alias("_b"),
-    ]
-    counts = (
-        rated.select(pair)
-        .group_by(E.ID)
-        .agg(pl.struct("_a", "_b", G.ROUND).n_unique().cast(pl.Int64).alias("rated_games"))
-        .join(
-            rated.group_by(E.ID).agg(pl.len().cast(pl.Int64).alias("rated_entries")),
-            on=E.ID,
-            how="left",
-        )
+    low = pl.min_horizontal(G.NO, G.OPP).cast(pl.Int64)
+    high = pl.max_horizontal(G.NO, G.OPP).cast(pl.Int64)
+    bits = [span_bits(ranges.get(name), nulls=name == G.OPP) for name in (G.ROUND, G.NO, G.OPP)]
+    if all(b is not None and b <= PAIR_BITS for b in bits):
+        round_ = pl.col(G.ROUND).cast(pl.Int64)
+        pairing = round_ * (1 << 2 * PAIR_BITS) + low * (1 << PAIR_BITS) + high
+    else:
+        pairing = pl.struct(low.alias("_a"), high.alias("_b"), G.ROUND)
+    counts = rated.group_by(c.EV_ORDER).agg(
+        pairing.n_unique().cast(pl.Int64).alias("rated_games"),
+        pl.len().cast(pl.Int64).alias("rated_entries"),
     )
-    out = events.join(counts, on=E.ID, how="left").with_columns(
-        pl.col("rated_games", "rated_entries").fill_null(0)
+    out = (
+        events.lazy()
+        .join(counts, on=c.EV_ORDER, how="left")
+        .with_columns(pl.col("rated_games", "rated_entries").fill_null(0))
     )
     return out.sort(c.EV_ORDER).select(pl.exclude("^rs_.*$"))
 
 
-def _floor_problems(ratings: pl.DataFrame) -> list[Problem]:
-    rows = ratings.filter(pl.col("below_floor"))
-    return [
-        Problem(
-            Location(r[E.FILE], r[P.LINE]),
-            "below-floor",
-            f"{r[P.NAME]} ({r['list']}): rating after the period {r['rating_after']} is below "
-            "the floor; FIDE lists the player as unrated from the next list",
-            Severity.WARNING,
-        )
-        for r in rows.iter_rows(named=True)
-    ]
+def _shown(name: str) -> pl.Expr:
+    """A string or integer column as an f-string shows its values (None for a null)."""
+    return pl.col(name).cast(pl.String).fill_null("None")
 
 
-def _no_id_problems(ratings: pl.DataFrame) -> list[Problem]:
+def _floor_rows(ratings: pl.LazyFrame) -> pl.LazyFrame:
+    message = pl.format(
+        "{} ({}): rating after the period {} is below the floor; FIDE lists the player as "
+        "unrated from the next list",
+        _shown(P.NAME),
+        _shown(E.LIST),
+        _shown("rating_after"),
+    )
+    return ratings.filter(pl.col("below_floor")).select(E.FILE, P.LINE, message)
+
+
+def _no_id_rows(ratings: pl.LazyFrame) -> pl.LazyFrame:
     """An initial rating is published only for a registered player: say who needs an ID."""
-    rows = ratings.filter((pl.col("status") == "initial") & pl.col(P.FIDE).is_null())
+    message = pl.format(
+        "expected a FIDE ID for {} ({}), who qualifies for an initial rating of {}, got "
+        "none: FIDE publishes it once the player is registered",
+        _shown(P.NAME),
+        _shown(E.LIST),
+        _shown("rating_after"),
+    )
+    initial = (pl.col("status") == "initial") & pl.col(P.FIDE).is_null()
+    return ratings.filter(initial).select(E.FILE, P.LINE, message)
+
+
+def _warnings(rows: pl.DataFrame, code: str) -> list[Problem]:
+    """Warnings `code` from rows of (file, line, message)."""
     return [
-        Problem(
-            Location(r[E.FILE], r[P.LINE]),
-            "initial-without-fide-id",
-            f"expected a FIDE ID for {r[P.NAME]} ({r['list']}), who qualifies for an initial "
-            f"rating of {r['rating_after']}, got none: FIDE publishes it once the player is "
-            "registered",
-            Severity.WARNING,
-        )
-        for r in rows.iter_rows(named=True)
+        Problem(Location(file, line), code, message, Severity.WARNING)
+        for file, line, message in rows.iter_rows()
     ]
 
 
@@ -421,35 +482,80 @@ def rate_period(
         raise ValueError(f"expected rounding period or tournament, got {options.rounding!r}")
     start = period_start(events, options)
     period = start.strftime("%Y-%m")
-    ev, warnings = _event_rules(events, options)
+    ev, warnings, rulesets = _event_rules(events, options)
     ev = _start_months(ev, start_lists, period)
     period_rules = _period_rules(start, options)
-    entries, problems = resolve_players(players, ev, registry, start_lists)
-    warnings.extend(problems)
-    classified = classify_games(games, ev, entries)
     window = in_window(pending, period) if pending is not None else pending_empty()
     prior = prior_rows(window, period)
-    initial, dropped = initial_ratings(classified, period_rules, prior)
-    classified = classified.join(
-        dropped.with_columns(pl.lit(False).alias("_dropped")), on=[c.KEY, E.LIST, E.ID], how="left"
-    ).with_columns(
-        ((pl.col(c.REASON) == "player-unrated") & pl.col("_dropped").is_null()).alias(c.COUNTS)
+    # A few lazy queries, each collected once: the entries (while the game rows are put
+    # in order: neither needs the other), the game rows, the players' totals, then every
+    # frame of the result; the warnings are read from them.
+    finding = resolve_players(players, ev, registry, start_lists).collect(
+        background=True, engine="in-memory"
     )
-    roster = _roster(entries)
-    rated = _rated_players(roster, classified, period_rules, start.year, options.rounding)
-    ratings = _ratings_frame(roster, rated, initial)
-    warnings.extend(_floor_problems(ratings))
-    warnings.extend(_no_id_problems(ratings))
-    games_out = _games_frame(classified, rated)
-    warnings.extend(declared_problems(games_out, players, events))
+    ranges = spans(games, [G.ROUND, G.NO, G.OPP])
+    ordered = order_games(games, ev, ranges)
+    entries = finding.fetch_blocking()
+    once = any(rs.cap_mode == "once-per-event" for rs in rulesets)
+    classified = _collect(classify_games(ordered, ev, entries, once))[0]
+    initial_q, dropped_q = initial_ratings(classified.lazy(), period_rules, prior)
+    roster_q = _roster(entries.lazy())
+    rated_q = _rated_players(
+        roster_q, classified.lazy(), period_rules, start.year, options.rounding
+    )
+    initial, dropped, roster, rated, events_out, entry_rows = _collect(
+        initial_q,
+        dropped_q,
+        roster_q,
+        rated_q,
+        _events_frame(ev, classified.lazy(), ranges),
+        rating_problem_rows(entries),
+    )
+    counted = _counts_initial(classified.lazy(), dropped, ev.height)
+    ratings_q = _ratings_frame(roster, rated.lazy(), initial.lazy())
+    games_out, ratings, floor_rows, no_id_rows = _collect(
+        _games_frame(counted, rated, entries.height),
+        ratings_q,
+        _floor_rows(ratings_q),
+        _no_id_rows(ratings_q),
+    )
+    warnings.extend(rating_problems(entry_rows))
+    warnings.extend(_warnings(floor_rows, "below-floor"))
+    warnings.extend(_warnings(no_id_rows, "initial-without-fide-id"))
+    declared = declared_rows(games_out.lazy(), players, events)
+    if declared is not None:
+        warnings.extend(declared_problems(declared.collect(engine="in-memory")))
+    pool = _pool_after(window, games_out, ratings, dropped, period)
     return RateResult(
         games=games_out,
         ratings=ratings,
-        events=_events_frame(ev, classified),
+        events=events_out,
         warnings=sorted(warnings, key=Problem.sort_key),
-        pending=pending_after(window, games_out, ratings, dropped, period),
+        pending=pool,
         period=period,
     )
+
+
+def _pool_after(
+    window: pl.DataFrame,
+    games: pl.DataFrame,
+    ratings: pl.DataFrame,
+    dropped: pl.DataFrame,
+    period: str,
+) -> pl.DataFrame:
+    """`pending_after` (pipeline.period.pending), given only the rows it can use: the
+    games toward an initial rating and the ratings of their players and of the pool's."""
+    current = games.filter(pl.col(c.REASON) == "player-unrated")
+    keys = pl.concat(
+        [current.select(c.KEY, E.LIST), window.select(c.KEY, E.LIST)], how="vertical_relaxed"
+    )
+    players = ratings.join(keys, on=[c.KEY, E.LIST], how="semi", maintain_order="left")
+    return pending_after(window, current, players, dropped.select(c.KEY, E.LIST, E.ID), period)
+
+
+def _collect(*queries: pl.LazyFrame) -> list[pl.DataFrame]:
+    """The queries collected together (their common parts computed once)."""
+    return pl.collect_all(queries, engine="in-memory")
 
 
 def _start_months(

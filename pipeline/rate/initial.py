@@ -32,22 +32,23 @@ def _half_away(num: pl.Expr, den: pl.Expr) -> pl.Expr:
 
 
 def initial_ratings(
-    games: pl.DataFrame, period_rules: pl.DataFrame, prior: pl.DataFrame | None = None
-) -> tuple[pl.DataFrame, pl.DataFrame]:
+    games: pl.LazyFrame, period_rules: pl.DataFrame, prior: pl.DataFrame | None = None
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """Ru per (player_key, list) and the events disregarded for a zero score.
 
     `games` is `classify_games`' frame; `period_rules` has one row per list with the
-    ``rs_`` columns of the rule set used for K and initial ratings. Returns
-    (per player: player_key, list, initial_games, initial_score_h, opponent_sum,
+    ``rs_`` columns of the rule set used for K and initial ratings. Returns two lazy
+    frames (per player: player_key, list, initial_games, initial_score_h, opponent_sum,
     initial_value, initial_published, ra, p, dp; disregarded: player_key, list,
-    event_id). `prior` has the columns player_key, list, event_id, event_order (below
-    every event of the period), score_h and opponent_ro.
+    event_id, and the player's `c.PID` and `event_order` for an event of the period,
+    null for one of `prior`). `prior` has the columns player_key, list, event_id, event_order
+    (below every event of the period), score_h and opponent_ro.
     """
-    rows = games.filter(pl.col(c.REASON) == "player-unrated").select(
-        c.KEY, E.LIST, E.ID, c.EV_ORDER, c.SCORE_H, c.OPP_RO
-    )
+    columns = [c.KEY, E.LIST, E.ID, c.EV_ORDER, c.SCORE_H, c.OPP_RO]
+    rows = games.filter(pl.col(c.REASON) == "player-unrated").select(*columns, c.PID)
     if prior is not None and prior.height:
-        rows = pl.concat([prior.select(rows.columns), rows], how="vertical_relaxed")
+        earlier = prior.lazy().select(columns).with_columns(pl.lit(None, pl.Int64()).alias(c.PID))
+        rows = pl.concat([earlier, rows], how="vertical_relaxed")
     per_event = (
         rows.group_by(c.KEY, E.LIST, E.ID)
         .agg(
@@ -55,13 +56,20 @@ def initial_ratings(
             pl.col(c.SCORE_H).sum().alias("w"),
             pl.col(c.OPP_RO).sum().alias("s"),
             pl.col(c.EV_ORDER).first(),
+            pl.col(c.PID).first(),
         )
         .with_columns(
             first=pl.col(c.EV_ORDER) == pl.col(c.EV_ORDER).min().over(c.KEY, E.LIST),
         )
     )
     disregard = pl.col("first") & (pl.col("w") == 0)
-    dropped = per_event.filter(disregard).select(c.KEY, E.LIST, E.ID)
+    dropped = per_event.filter(disregard).select(
+        c.KEY,
+        E.LIST,
+        E.ID,
+        pl.when(pl.col(c.PID).is_not_null()).then(pl.col(c.EV_ORDER)).alias(c.EV_ORDER),
+        c.PID,
+    )
     pooled = (
         per_event.filter(~disregard)
         .group_by(c.KEY, E.LIST)
@@ -70,7 +78,7 @@ def initial_ratings(
             pl.col("w").sum().alias(c.SCORE_INITIAL),
             pl.col("s").sum().alias(c.OPP_SUM),
         )
-        .join(period_rules, on=E.LIST, how="left")
+        .join(period_rules.lazy(), on=E.LIST, how="left")
     )
     n = pl.col(c.N_INITIAL)
     w = pl.col(c.SCORE_INITIAL)

@@ -16,10 +16,13 @@ same key the identity stage gives a person without an ID.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import polars as pl
 
 from pipeline.ingest.names import name_key_expr
 from pipeline.rate import columns as c
+from pipeline.rules.ruleset import LISTS
 from schemas.columns import R
 
 _LONG: dict[str, pl.DataType] = {
@@ -70,40 +73,59 @@ def covered_lists(registry: pl.DataFrame) -> list[str]:
     ]
 
 
-def _keyed(registry: pl.DataFrame, fide_ids: pl.Series, name_keys: pl.Series) -> pl.LazyFrame:
-    """The registry rows wanted, with their LIST_KEY: by FIDE ID, and (rows without an ID)
-    by person key; a person key held by two rows without an ID is ambiguous and dropped."""
+def _keyed(registry: pl.DataFrame, wanted: pl.LazyFrame | None, by_id: bool) -> pl.LazyFrame:
+    """The registry rows wanted (all of them when `wanted` is None), keyed: by FIDE ID
+    (`wanted`'s `fide_id`; the key column is `fide_id` itself when `by_id`, else the
+    LIST_KEY ``fide:<id>``), and (rows without an ID) by person key (`wanted`'s
+    `list_key`s that are ``name:`` keys); a person key held by two rows without an ID is
+    ambiguous and dropped."""
     reg = registry.lazy()
-    by_id = reg.join(
-        pl.LazyFrame({R.ID: fide_ids.unique().drop_nulls().cast(pl.Int64)}), on=R.ID, how="semi"
-    ).with_columns(pl.format("fide:{}", pl.col(R.ID)).alias(c.LIST_KEY))
-    if registry[R.ID].null_count() == 0 or name_keys.len() == 0:
-        return by_id
+    by_id_rows = reg.filter(pl.col(R.ID).is_not_null())
+    if wanted is not None:
+        ids = wanted.select(pl.col("fide_id").cast(pl.Int64).alias(R.ID))
+        by_id_rows = reg.join(ids, on=R.ID, how="semi")
+    if by_id:
+        return by_id_rows.with_columns(pl.col(R.ID).cast(pl.Int64).alias("fide_id"))
+    by_id_rows = by_id_rows.with_columns(pl.format("fide:{}", pl.col(R.ID)).alias(c.LIST_KEY))
+    if registry[R.ID].null_count() == 0:
+        return by_id_rows
     no_id = (
         reg.filter(pl.col(R.ID).is_null())
         .with_columns(list_key_expr(registry).alias(c.LIST_KEY))
         .filter(pl.len().over(c.LIST_KEY) == 1)
-        .join(pl.LazyFrame({c.LIST_KEY: name_keys.unique()}), on=c.LIST_KEY, how="semi")
     )
-    return pl.concat([by_id, no_id], how="vertical_relaxed")
+    if wanted is not None:
+        names = wanted.select(c.LIST_KEY).filter(pl.col(c.LIST_KEY).str.starts_with("name:"))
+        no_id = no_id.join(names, on=c.LIST_KEY, how="semi")
+    return pl.concat([by_id_rows, no_id], how="vertical_relaxed")
 
 
 def registry_long(
-    registry: pl.DataFrame | None, fide_ids: pl.Series, name_keys: pl.Series
-) -> pl.DataFrame:
-    """One row per (list_key, list) the registry covers, for the FIDE IDs and person keys
-    asked for: that list's rating, K, career games and 2400 flag, the standard rating
-    (rapid/blitz fallback), birth year, title and federation. Empty without a registry."""
+    registry: pl.DataFrame | None,
+    wanted: pl.LazyFrame | None,
+    lists: Collection[str] = LISTS,
+    by_id: bool = False,
+) -> pl.LazyFrame:
+    """One row per (list_key, list) the registry covers, among `lists`, for the players
+    `wanted` asks for (columns `fide_id` and `list_key`: FIDE IDs and person keys; None:
+    every player of the list): that list's rating, K, career games and 2400 flag, the
+    standard rating (rapid/blitz fallback), birth year, title and federation. Empty
+    without a registry. `by_id` (for a registry whose every row has a FIDE ID): keyed by
+    `fide_id` rather than LIST_KEY."""
+    key = "fide_id" if by_id else c.LIST_KEY
     covered = covered_lists(registry) if registry is not None else []
-    if registry is None or not covered:
-        return pl.DataFrame(schema=_LONG)
-    reg = _keyed(registry, fide_ids, name_keys)
+    asked = [lst for lst in covered if lst in lists]
+    if registry is None or not asked:
+        schema = dict(_LONG)
+        del schema[c.LIST_KEY]
+        return pl.LazyFrame(schema={key: pl.Int64() if by_id else pl.String(), **schema})
+    reg = _keyed(registry, wanted, by_id)
     standard = pl.lit(None, dtype=pl.Int64())
     if "standard" in covered:
         standard = pl.col(c.LIST_RATING["standard"]).cast(pl.Int64)
     parts = [
         reg.select(
-            pl.col(c.LIST_KEY),
+            pl.col(key),
             pl.lit(lst).alias("list"),
             pl.col(c.LIST_RATING[lst]).cast(pl.Int64).alias("reg_rating"),
             standard.alias("reg_standard"),
@@ -115,9 +137,9 @@ def registry_long(
             _optional(registry, "country", pl.String()).alias("reg_federation"),
             pl.lit(True).alias("in_registry"),
         )
-        for lst in covered
+        for lst in asked
     ]
-    return pl.concat(parts).collect()
+    return pl.concat(parts)
 
 
 _START: dict[str, pl.DataType] = {
@@ -129,12 +151,12 @@ _START: dict[str, pl.DataType] = {
 }
 
 
-def start_long(start_lists: pl.DataFrame | None) -> pl.DataFrame:
+def start_long(start_lists: pl.DataFrame | None) -> pl.LazyFrame:
     """The start lists (registry rows plus RO_MONTH) as one row per (key, list, month):
     the rating an entry of an event started in that month is rated with (the standard
     rating for an unrated rapid or blitz player, as in the base list)."""
     if start_lists is None or start_lists.is_empty():
-        return pl.DataFrame(schema=_START)
+        return pl.LazyFrame(schema=_START)
     frame = start_lists.lazy().with_columns(list_key_expr(start_lists).alias(c.LIST_KEY))
     standard = _optional(start_lists, c.LIST_RATING["standard"], pl.Int64())
     parts = [
@@ -150,7 +172,7 @@ def start_long(start_lists: pl.DataFrame | None) -> pl.DataFrame:
         )
         for lst, column in c.LIST_RATING.items()
     ]
-    return pl.concat(parts).unique([c.LIST_KEY, "list", c.RO_MONTH], keep="first").collect()
+    return pl.concat(parts).unique([c.LIST_KEY, "list", c.RO_MONTH], keep="first")
 
 
 __all__ = [

@@ -82,6 +82,7 @@ def difference_used_expr(
     cap_exempt_from: pl.Expr,
     over: list[str],
     order_by: str,
+    once_per_event: bool = True,
 ) -> pl.Expr:
     """D after the cap, per row's cap mode (see `pipeline.rules.ruleset`).
 
@@ -89,6 +90,8 @@ def difference_used_expr(
     once-per-event choice looks only at rated games); `cap` null means no cap; `over`
     names the columns identifying (event, player); `order_by` is the round (an integer
     column, unique per event and player), used for ties in once-per-event.
+    `once_per_event` False promises that no row's cap mode is once-per-event: the
+    window over (event, player) that mode needs is then left out of the expression.
     """
     d = d.cast(pl.Int64)
     clamped = d.clip(-cap, cap)
@@ -97,20 +100,14 @@ def difference_used_expr(
         .then(d)
         .otherwise(clamped)
     )
-    candidate = (cap_mode == "once-per-event") & (d > cap)
-    key = pl.when(candidate).then(d * _ORDER_SHIFT - pl.col(order_by).cast(pl.Int64))
-    capped_here = candidate & (key == key.max().over(over))
-    once = pl.when(capped_here).then(cap).when(d > cap).then(d).otherwise(clamped)
-    return (
-        pl.when(cap.is_null())
-        .then(d)
-        .when(cap_mode == "below-2650")
-        .then(below)
-        .when(cap_mode == "once-per-event")
-        .then(once)
-        .otherwise(clamped)
-        .cast(pl.Int64)
-    )
+    capped = pl.when(cap.is_null()).then(d).when(cap_mode == "below-2650").then(below)
+    if once_per_event:
+        candidate = (cap_mode == "once-per-event") & (d > cap)
+        key = pl.when(candidate).then(d * _ORDER_SHIFT - pl.col(order_by).cast(pl.Int64))
+        capped_here = candidate & (key == key.max().over(over))
+        once = pl.when(capped_here).then(cap).when(d > cap).then(d).otherwise(clamped)
+        capped = capped.when(cap_mode == "once-per-event").then(once)
+    return capped.otherwise(clamped).cast(pl.Int64)
 
 
 def rule_600_expr(
