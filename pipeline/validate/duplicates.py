@@ -6,6 +6,7 @@ would count every game twice."""
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -28,19 +29,24 @@ def file_digest(path: Path) -> str:
     return digest.hexdigest()
 
 
-def event_fingerprint(ev: EventData) -> tuple[object, ...]:
-    """The name (folded), the dates, the number of players and a digest of the games."""
+def _facts(ev: EventData) -> tuple[object, ...]:
+    """The name (folded), the dates and the number of players: cheap, and nearly always
+    enough to tell two events apart."""
     row = ev.events.row(0, named=True)
-    columns = [c for c in _GAME_COLUMNS if c in ev.games.columns]
-    games = ev.games.select(columns).sort(columns, nulls_last=True)
-    digest = hashlib.sha256(games.write_csv().encode("utf-8")).hexdigest()
     return (
         fold(str(row.get("name") or "")),
         row.get("start_date"),
         row.get("end_date"),
         ev.players.height,
-        digest,
     )
+
+
+def event_fingerprint(ev: EventData) -> tuple[object, ...]:
+    """The name (folded), the dates, the number of players and a digest of the games."""
+    columns = [c for c in _GAME_COLUMNS if c in ev.games.columns]
+    games = ev.games.select(columns).sort(columns, nulls_last=True)
+    digest = hashlib.sha256(games.write_csv().encode("utf-8")).hexdigest()
+    return (*_facts(ev), digest)
 
 
 def duplicate_events(
@@ -52,12 +58,18 @@ def duplicate_events(
     by_content: dict[tuple[object, ...], str] = {}
     repeated: list[int] = []
     problems: list[Problem] = []
+    facts = [_facts(ev) for ev in events]
+    shared = Counter(facts)
     for index, ev in enumerate(events):
         file = str(ev.events["file"][0])
         digest = digests.get(file)
         first = by_bytes.get(digest) if digest is not None else None
         why = "the same bytes"
         if first is None or first == file:
+            if shared[facts[index]] == 1:  # no other event with its name, dates, players
+                if digest is not None:
+                    by_bytes.setdefault(digest, file)
+                continue
             fingerprint = event_fingerprint(ev)
             first = by_content.get(fingerprint)
             why = "the same name, dates and games"
