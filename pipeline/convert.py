@@ -54,9 +54,9 @@ from pipeline.errors import Location, Problem
 from pipeline.identity.common import LIST_RATING
 from pipeline.identity.link import PERSON_KEY
 from pipeline.ingest.model import EventData
-from pipeline.ingest.names import name_key_expr
 from pipeline.ingest.trf_fit import fit_event, read_back
 from pipeline.ingest.trf_write import VERSIONS, write_trf
+from pipeline.rate.lists import list_key_expr, person_key_expr
 from pipeline.run import EXIT_INPUT, EXIT_OK, Loaded, ProgressFn, RunOptions, Timer, load_inputs
 from schemas.columns import E, P, R
 
@@ -258,17 +258,6 @@ def _linked(
     return EventData(ev.events, players, ev.games, ev.problems)
 
 
-def _person_key(name: pl.Expr, federation: pl.Expr) -> pl.Expr:
-    """``name:<key>|<FED>``, the key of a person without a FIDE ID (as pipeline.rate.lists
-    and pipeline.identity spell it)."""
-    fed = federation.str.strip_chars().str.to_uppercase().fill_null("")
-    return pl.concat_str(pl.lit("name:"), name_key_expr(name), pl.lit("|"), fed)
-
-
-def _optional(frame: pl.DataFrame, name: str) -> pl.Expr:
-    return pl.col(name).cast(pl.String) if name in frame.columns else pl.lit(None, pl.String)
-
-
 def _registry_ratings(players: pl.DataFrame, list_: str, registry: pl.DataFrame) -> pl.DataFrame:
     """Each player's rating as the rate stage takes it from the registry (pipeline.rate
     classify: the list's rating, for rapid and blitz the standard one when unrated there);
@@ -279,15 +268,9 @@ def _registry_ratings(players: pl.DataFrame, list_: str, registry: pl.DataFrame)
     standard = LIST_RATING["standard"]
     has_standard = standard in registry.columns
     has_standard = has_standard and registry[standard].null_count() < registry.height
-    person = _person_key(_optional(registry, R.NAME), _optional(registry, R.FED))
     reg = (
         registry.lazy()
-        .with_columns(
-            pl.when(pl.col(R.ID).is_not_null())
-            .then(pl.format("fide:{}", pl.col(R.ID)))
-            .otherwise(person)
-            .alias("_key"),
-        )
+        .with_columns(list_key_expr(registry).alias("_key"))
         .filter(pl.col(R.ID).is_not_null() | (pl.len().over("_key") == 1))
         .unique("_key", keep="first", maintain_order=True)
         .select(
@@ -299,7 +282,7 @@ def _registry_ratings(players: pl.DataFrame, list_: str, registry: pl.DataFrame)
             pl.lit(True).alias("_found"),
         )
     )
-    own = _person_key(pl.col(P.NAME), pl.col(P.FED))
+    own = person_key_expr(pl.col(P.NAME), pl.col(P.FED))
     person_key = pl.col(PERSON_KEY) if PERSON_KEY in players.columns else pl.lit(None, pl.String)
     key = (
         pl.when(pl.col(P.FIDE).is_not_null())

@@ -93,6 +93,20 @@ class ProblemList:
             raise InputError(self.items)
 
 
+class HasProblems:
+    """A collection of problems (`problems`) split into its errors and its warnings."""
+
+    problems: list[Problem]
+
+    @property
+    def errors(self) -> list[Problem]:
+        return [p for p in self.problems if p.is_error]
+
+    @property
+    def warnings(self) -> list[Problem]:
+        return [p for p in self.problems if not p.is_error]
+
+
 class InputError(Exception):
     """The user's input cannot be used. Carries every problem found (errors and warnings)."""
 

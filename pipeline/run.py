@@ -14,7 +14,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.errors import InputError, Location, Problem, Severity
+from pipeline.errors import HasProblems, InputError, Location, Problem, Severity
 from pipeline.rate import columns as c
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ class PeriodUsageError(Exception):
 
 
 @dataclass
-class Loaded:
+class Loaded(HasProblems):
     """Everything read and checked, before rating."""
 
     events: list[EventData] = field(default_factory=list)
@@ -72,14 +72,6 @@ class Loaded:
     periods: dict[str, list[EventData]] = field(default_factory=dict)  # the periods rated
     pending: pl.DataFrame | None = None  # --pending, read
     previous_list: pl.DataFrame | None = None  # --previous-list, read
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.is_error]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if not p.is_error]
 
 
 @dataclass

@@ -339,16 +339,27 @@ def classify_words(text: str) -> str | None:
     return None
 
 
+def _free_text_seconds(text: str) -> Fraction | None:
+    """Each player's time for 60 moves by a free-text time control's numbers."""
+    parsed = parse_free_text(text)
+    if parsed is None:
+        return None
+    periods, increment = parsed
+    return seconds_for_moves([Period(p.moves, p.base, increment) for p in periods])
+
+
 def classify_free_text(text: str) -> str | None:
     """The list for a free-text time control: its numbers first, else its words."""
-    parsed = parse_free_text(text)
-    if parsed is not None:
-        periods, increment = parsed
-        with_increment = [Period(p.moves, p.base, increment) for p in periods]
-        found = list_for_seconds(seconds_for_moves(with_increment))
-        if found is not None:
-            return found
-    return classify_words(text)
+    seconds = _free_text_seconds(text)
+    found = list_for_seconds(seconds) if seconds is not None else None
+    return found if found is not None else classify_words(text)
+
+
+def _encoded_periods(text: str) -> list[Period] | None:
+    """The periods of text in the TRF26 encoded grammar read as seconds (its first base
+    time over ENCODED_MIN_BASE), else None (free text)."""
+    periods = parse_encoded(text)
+    return periods if periods is not None and periods[0].base > ENCODED_MIN_BASE else None
 
 
 def classify_time_control(text: str) -> str | None:
@@ -358,8 +369,8 @@ def classify_time_control(text: str) -> str | None:
     seconds (``5400+30``, ``300+3``, ``40/6000+30:1500+30``); everything else is free
     text, so ``90+30`` is 90 minutes + 30 seconds and ``180+2`` is 180 minutes + 2 s.
     """
-    periods = parse_encoded(text)
-    if periods is not None and periods[0].base > ENCODED_MIN_BASE:
+    periods = _encoded_periods(text)
+    if periods is not None:
         return list_for_seconds(seconds_for_moves(periods))
     return classify_free_text(text)
 
@@ -367,12 +378,6 @@ def classify_time_control(text: str) -> str | None:
 def seconds_for_time_control(text: str) -> Fraction | None:
     """Each player's time for 60 moves (base times plus 60 increments) of a time control in
     either form (see `classify_time_control`), None when its numbers do not read."""
-    periods = parse_encoded(text)
-    if periods is not None and periods[0].base > ENCODED_MIN_BASE:
-        return seconds_for_moves(periods)
-    parsed = parse_free_text(text)
-    if parsed is None:
-        return None
-    found, increment = parsed
-    seconds = seconds_for_moves([Period(p.moves, p.base, increment) for p in found])
-    return seconds if seconds > 0 else None
+    periods = _encoded_periods(text)
+    seconds = seconds_for_moves(periods) if periods is not None else _free_text_seconds(text)
+    return seconds if seconds is not None and seconds > 0 else None

@@ -179,8 +179,11 @@ class _Column:
     codes: pl.Series | None = None
 
 
-def _looked_up(frame: pl.DataFrame, spec: CellSpec, number_type: pl.DataType) -> _Column | None:
-    """The spec's tails by look-up, or None when it depends on nothing per row."""
+def _looked_up(
+    frame: pl.DataFrame, spec: CellSpec, number_type: pl.DataType
+) -> tuple[pl.Series, pl.Series] | None:
+    """The spec's (tails, codes) for a look-up, or None when it depends on nothing per
+    row."""
     inputs: dict[str, pl.Expr] = {}
     for tag, value in (
         ("s", spec.style),
@@ -206,7 +209,7 @@ def _looked_up(frame: pl.DataFrame, spec: CellSpec, number_type: pl.DataType) ->
         distinct, on=list(inputs), how="left", nulls_equal=True, maintain_order="left"
     )["_code"]
     tails = distinct.select(_tail_xml(keyed, number_type).alias("tail"))["tail"]
-    return _Column("", tails=tails, codes=codes)
+    return tails, codes
 
 
 def _columns(frame: pl.DataFrame, cells: Sequence[CellSpec]) -> list[_Column]:
@@ -223,7 +226,7 @@ def _columns(frame: pl.DataFrame, cells: Sequence[CellSpec]) -> list[_Column]:
         if found is None:
             columns.append(_Column(letter, direct=_tail_xml(spec, number_type)))
         else:
-            columns.append(_Column(letter, tails=found.tails, codes=found.codes))
+            columns.append(_Column(letter, tails=found[0], codes=found[1]))
     return columns
 
 

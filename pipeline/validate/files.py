@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from pipeline.errors import InputError, Location, Problem, Severity
+from pipeline.errors import HasProblems, InputError, Location, Problem, Severity
 from pipeline.validate.checks import (
     EventContext,
     check_event_facts,
@@ -186,19 +186,11 @@ class FileReport:
 
 
 @dataclass
-class ValidationReport:
+class ValidationReport(HasProblems):
     files: list[FileReport] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)  # all of them, sorted
     registries_found: list[str] = field(default_factory=list)  # found while searching
     events: list[EventData] = field(default_factory=list)
-
-    @property
-    def errors(self) -> list[Problem]:
-        return [p for p in self.problems if p.is_error]
-
-    @property
-    def warnings(self) -> list[Problem]:
-        return [p for p in self.problems if not p.is_error]
 
     @property
     def invalid(self) -> bool:
