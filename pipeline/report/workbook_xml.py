@@ -15,20 +15,26 @@ ahead of the deflate (ISA-L's where installed), which runs in the caller's threa
 The same pass makes the file reproducible: every zip entry gets one fixed timestamp, the
 entries keep openpyxl's order, and docProps/core.xml carries fixed dates.
 
-Cells are `<c r="B7" s="3"><v>1850</v></c>` for numbers and inline strings
-`<c r="B7" s="3" t="inlineStr"><is><t>text</t></is></c>` for text -- never formulas, so a
-name such as `=cmd|' /C calc'!A0` stays text. Characters XML 1.0 forbids are removed.
+Cells are `<c s="3"><v>1850</v></c>` for numbers and inline strings
+`<c s="3" t="inlineStr"><is><t>text</t></is></c>` for text -- never formulas, so a name
+such as `=cmd|' /C calc'!A0` stays text. Characters XML 1.0 forbids are removed. A cell
+carries its reference (`r="B7"`) only where the cell before it may be missing: the
+reference is optional in SpreadsheetML (ECMA-376 §18.3.1.4; a cell without one is the
+next column of its row, as Excel, LibreOffice and openpyxl read it), and leaving it out
+makes the XML about a fifth smaller and its rendering about twice as fast. Rows always
+carry theirs.
 """
 
 from __future__ import annotations
 
+import io
 import queue
 import re
 import threading
 import zipfile
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from types import ModuleType
 from typing import Any, BinaryIO
@@ -131,10 +137,10 @@ def _style_text(style: pl.Expr | int) -> pl.Expr:
 
 
 def _tail_xml(spec: CellSpec, number_type: pl.DataType) -> pl.Expr:
-    """The cell's XML after its reference: `" s="3"><v>1850</v></c>` and the like, or null
-    when it has neither a value nor a style to show. Built from null-propagating
+    """The cell's XML after `<c` and its reference: ` s="3"><v>1850</v></c>` and the like,
+    or null when it has neither a value nor a style to show. Built from null-propagating
     concatenations: a branch is null where its value is."""
-    style = [pl.lit('" s="'), _style_text(spec.style)]
+    style = [pl.lit(' s="'), _style_text(spec.style)]
     options: list[pl.Expr] = []
     if spec.number is not None:
         num = _number_text(spec.number, number_type)
@@ -171,12 +177,15 @@ class _Column:
     """How one column of a segment is rendered: per row from `direct`, or by look-up:
     `tails` holds the tail XML of each distinct combination of the spec's inputs in the
     whole segment, and `codes` (one per row) says which (text and fractional numbers,
-    whose cleaning, escaping and formatting cost far more than a gather)."""
+    whose cleaning, escaping and formatting cost far more than a gather). `gaps`: some
+    row of the segment has no cell in this column (so the next column's cells carry
+    their reference)."""
 
     letter: str
     direct: pl.Expr | None = None
     tails: pl.Series | None = None
     codes: pl.Series | None = None
+    gaps: bool = True
 
 
 def _looked_up(
@@ -212,12 +221,21 @@ def _looked_up(
     return tails, codes
 
 
+def _absent(spec: CellSpec) -> pl.Expr:
+    """Where `_tail_xml` of a column rendered directly (no text, whole numbers) is null."""
+    absent = spec.number.is_null() if spec.number is not None else pl.lit(True)
+    if isinstance(spec.styled_empty, pl.Expr):
+        return absent & ~spec.styled_empty.fill_null(False)
+    return absent & pl.lit(not spec.styled_empty)
+
+
 def _columns(frame: pl.DataFrame, cells: Sequence[CellSpec]) -> list[_Column]:
     numbers = {
         i: spec.number.alias(f"n{i}") for i, spec in enumerate(cells) if spec.number is not None
     }
     types = frame.lazy().select(numbers.values()).collect_schema() if numbers else {}
     columns: list[_Column] = []
+    absent: dict[int, pl.Expr] = {}
     for i, spec in enumerate(cells):
         number_type = types[f"n{i}"] if i in numbers else pl.Float64()
         letter = get_column_letter(i + 1)
@@ -225,34 +243,44 @@ def _columns(frame: pl.DataFrame, cells: Sequence[CellSpec]) -> list[_Column]:
         found = _looked_up(frame, spec, number_type) if costly else None
         if found is None:
             columns.append(_Column(letter, direct=_tail_xml(spec, number_type)))
+            absent[i] = _absent(spec).any().alias(str(i))
         else:
-            columns.append(_Column(letter, tails=found[0], codes=found[1]))
+            # every distinct combination occurs in the segment: a null tail is a gap
+            tails, codes = found
+            columns.append(_Column(letter, tails=tails, codes=codes, gaps=tails.has_nulls()))
+    if absent and frame.height:
+        found_gaps = frame.select(absent.values()).row(0)
+        for i, gaps in zip(absent, found_gaps, strict=True):
+            columns[i] = replace(columns[i], gaps=bool(gaps))
     return columns
 
 
 def _row_xml(
     frame: pl.DataFrame, columns: Sequence[_Column], first_row: int, offset: int
-) -> pl.DataFrame:
-    """One string column `xml`: the `<row>` element of each row of `frame`, which holds
-    the segment's rows from `offset` on."""
+) -> bytes:
+    """The `<row>` elements of the rows of `frame`, which holds the segment's rows from
+    `offset` on: one flat concatenation per row, written out by polars' CSV writer
+    without quotes or line ends (a third of the time of joining the rows in polars)."""
     looked_up = [
         col.tails.gather(col.codes.slice(offset, frame.height)).alias(f"_x{i}")
         for i, col in enumerate(columns)
         if col.tails is not None and col.codes is not None
     ]
     row = (pl.int_range(pl.len(), dtype=pl.Int64) + first_row).cast(pl.String)
-    cells = [
-        pl.concat_str(
-            [
-                pl.lit(f'<c r="{col.letter}'),
-                row,
-                col.direct if col.direct is not None else pl.col(f"_x{i}"),
-            ]
-        ).fill_null("")
-        for i, col in enumerate(columns)
-    ]
-    xml = pl.concat_str([pl.lit('<row r="'), row, pl.lit('">'), *cells, pl.lit("</row>")])
-    return frame.hstack(looked_up).select(xml.str.join("").cast(pl.Binary).alias("xml"))
+    pieces: list[pl.Expr] = [pl.lit('<row r="'), row, pl.lit('">')]
+    for i, col in enumerate(columns):
+        tail = col.direct if col.direct is not None else pl.col(f"_x{i}")
+        start = [pl.lit(f'<c r="{col.letter}'), row, pl.lit('"')]
+        if i == 0 or not columns[i - 1].gaps:
+            start = [pl.lit("<c")]
+        if col.gaps:  # no cell at all where the tail is null
+            start = [pl.when(tail.is_not_null()).then(piece) for piece in start]
+        pieces += [*start, tail]
+    pieces.append(pl.lit("</row>"))
+    xml = frame.hstack(looked_up).select(pl.concat_str(pieces, ignore_nulls=True).alias("xml"))
+    out = io.BytesIO()
+    xml.write_csv(out, include_header=False, quote_style="never", line_terminator="")
+    return out.getvalue()
 
 
 def segment_rows(segment: Segment, first_row: int) -> Iterator[bytes]:
@@ -262,8 +290,7 @@ def segment_rows(segment: Segment, first_row: int) -> Iterator[bytes]:
     columns = _columns(segment.frame, segment.cells)
     for offset in range(0, segment.height, _BATCH_ROWS):
         part = segment.frame.slice(offset, _BATCH_ROWS)
-        chunk = _row_xml(part, columns, first_row + offset, offset).item()
-        yield bytes(chunk)
+        yield _row_xml(part, columns, first_row + offset, offset)
 
 
 def sheet_rows(segments: Iterable[Segment], first_row: int = 1) -> Iterator[bytes]:

@@ -56,23 +56,36 @@ def _reference(frame: pl.DataFrame, specs: list[wx.CellSpec], first_row: int) ->
             else:
                 values[tag] = [expr] * frame.height
         columns.append(values)
-    out: list[str] = []
+    # the body of each cell after `<c` and its reference, None where there is no cell
+    bodies: list[list[str | None]] = []
     for r in range(frame.height):
-        row = first_row + r
-        cells: list[str] = []
-        for i, (spec, values) in enumerate(zip(specs, columns, strict=True), 1):
-            ref = f'<c r="{get_column_letter(i)}{row}" s="{values["s"][r]}"'
+        row_bodies: list[str | None] = []
+        for spec, values in zip(specs, columns, strict=True):
+            style = f' s="{values["s"][r]}"'
             number = _number(values["n"][r]) if spec.number is not None else None
             text = values["t"][r] if spec.text is not None else None
             if text is not None:
                 text = _ILLEGAL.sub("", str(text))[: wx.EXCEL_MAX_TEXT] or None
+            body: str | None = None
             if number is not None:
-                cells.append(f"{ref}><v>{number}</v></c>")
+                body = f"{style}><v>{number}</v></c>"
             elif text is not None:
                 space = ' xml:space="preserve"' if text.strip() != text else ""
-                cells.append(f'{ref} t="inlineStr"><is><t{space}>{escape(text)}</t></is></c>')
+                body = f'{style} t="inlineStr"><is><t{space}>{escape(text)}</t></is></c>'
             elif values["e"][r]:
-                cells.append(f"{ref}/>")
+                body = f"{style}/>"
+            row_bodies.append(body)
+        bodies.append(row_bodies)
+    # a cell names its place when the column before it lacks a cell in some row
+    gaps = [any(row[i] is None for row in bodies) for i in range(len(specs))]
+    out: list[str] = []
+    for r, row_bodies in enumerate(bodies):
+        row = first_row + r
+        cells = [
+            (f'<c r="{get_column_letter(i + 1)}{row}"' if i and gaps[i - 1] else "<c") + body
+            for i, body in enumerate(row_bodies)
+            if body is not None
+        ]
         out.append(f'<row r="{row}">{"".join(cells)}</row>')
     return "".join(out).encode("utf-8")
 
