@@ -211,14 +211,31 @@ def _looked_up(
         style=pl.col("s") if "s" in inputs else spec.style,
         styled_empty=pl.col("e") if "e" in inputs else spec.styled_empty,
     )
-    # with_columns, not select: a literal input still gives one value per row
-    values = frame.with_columns(inputs.values()).select(list(inputs))
-    distinct = values.unique().with_row_index("_code")
-    codes = values.join(
-        distinct, on=list(inputs), how="left", nulls_equal=True, maintain_order="left"
-    )["_code"]
+    if list(inputs) == ["t"]:
+        distinct, codes = _text_codes(frame, inputs["t"])
+    else:
+        # with_columns, not select: a literal input still gives one value per row
+        values = frame.with_columns(inputs.values()).select(list(inputs))
+        distinct = values.unique().with_row_index("_code")
+        codes = values.join(
+            distinct, on=list(inputs), how="left", nulls_equal=True, maintain_order="left"
+        )["_code"]
     tails = distinct.select(_tail_xml(keyed, number_type).alias("tail"))["tail"]
     return tails, codes
+
+
+def _text_codes(frame: pl.DataFrame, text: pl.Expr) -> tuple[pl.DataFrame, pl.Series]:
+    """The distinct texts (column `t`, as strings, null last if any) and each row's index
+    into them, from a categorical of its own: half the time of a join on the text."""
+    categories = pl.Categories.random()
+    column = frame.with_columns(text.cast(pl.String).alias("t"))["t"]
+    categorical = column.cast(pl.Categorical(categories))  # holds the mapping alive
+    distinct = categories.to_series().alias("t")
+    codes = categorical.to_physical()
+    if codes.has_nulls():
+        codes = codes.fill_null(distinct.len())
+        distinct = distinct.extend_constant(None, 1)
+    return distinct.to_frame(), codes
 
 
 def _absent(spec: CellSpec) -> pl.Expr:
@@ -255,9 +272,7 @@ def _columns(frame: pl.DataFrame, cells: Sequence[CellSpec]) -> list[_Column]:
     return columns
 
 
-def _row_xml(
-    frame: pl.DataFrame, columns: Sequence[_Column], first_row: int, offset: int
-) -> bytes:
+def _row_xml(frame: pl.DataFrame, columns: Sequence[_Column], first_row: int, offset: int) -> bytes:
     """The `<row>` elements of the rows of `frame`, which holds the segment's rows from
     `offset` on: one flat concatenation per row, written out by polars' CSV writer
     without quotes or line ends (a third of the time of joining the rows in polars)."""
