@@ -93,6 +93,33 @@ def _player_key(frame: pl.DataFrame, other: pl.DataFrame, fide: str, name: str) 
     return pl.coalesce(ident, pl.concat_str([pl.lit("name:"), pl.col(name)]))
 
 
+# the games' columns the cards read (the others are left out before any copy)
+_CARD_GAME_COLUMNS = frozenset(
+    {
+        c.G_LIST,
+        c.G_FIDE_ID,
+        c.G_NAME,
+        c.G_TOURNAMENT,
+        c.G_ROUND,
+        c.G_OPPONENT_NAME,
+        c.G_OPPONENT_FIDE_ID,
+        c.G_OPPONENT_RATING,
+        c.G_RESULT,
+        c.G_SCORE,
+        c.G_DIFFERENCE,
+        c.G_DIFFERENCE_USED,
+        c.G_EXPECTED,
+        c.G_DELTA,
+        c.G_RATED,
+        c.G_REASON,
+        c.X_K,
+        c.X_PLAYER_KEY,
+        c.X_EVENT_ID,
+        c.X_COUNTS_INITIAL,
+    }
+)
+
+
 def _counting(games: pl.DataFrame) -> pl.Expr:
     rated = pl.col(c.G_RATED).fill_null(False)
     if c.X_COUNTS_INITIAL in games.columns:
@@ -202,25 +229,18 @@ def build_cards(
     """The card rows of every player with games that count, in Summary order; with
     `max_rows`, only the first players whose blocks fit (at least one player)."""
     tr = tr or translator()
-    g = with_k(games, ratings).filter(_counting(games))
-    g = g.with_columns(_player_key(g, ratings, c.G_FIDE_ID, c.G_NAME).alias("_pk"))
-    r = ratings.sort(
-        [c.list_rank(pl.col(c.LIST)), pl.col(c.NAME), pl.col(c.FIDE_ID)],
-        nulls_last=True,
-        maintain_order=True,
-    ).with_columns(_player_key(ratings, games, c.FIDE_ID, c.NAME).alias("_pk"))
-    # without rate.py's player_key, two players without ID may share a name: one card
-    r = r.unique([c.LIST, "_pk"], keep="first", maintain_order=True)
-    r = r.join(
-        g.select(c.G_LIST, "_pk").unique(),
-        left_on=[c.LIST, "_pk"],
-        right_on=[c.G_LIST, "_pk"],
-        maintain_order="left",
+    # the players in Summary order, their block sizes and the cap first, from narrow key
+    # columns; then only the shown players' games are cut from the games frame
+    base = with_k(games.select(col for col in games.columns if col in _CARD_GAME_COLUMNS), ratings)
+    ev_key = c.X_EVENT_ID if c.X_EVENT_ID in games.columns and c.E_ID in events.columns else None
+    game_keys = base.select(
+        pl.col(c.G_LIST),
+        _player_key(games, ratings, c.G_FIDE_ID, c.G_NAME).alias("_pk"),
+        pl.col(ev_key or c.G_TOURNAMENT).alias("_ek"),
+        _counting(games).alias("_counts"),
     )
-    r = r.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("_pi"))
-
+    counted = game_keys.filter(pl.col("_counts"))
     # event order and title: events frame order, else first appearance in the games
-    ev_key = c.X_EVENT_ID if c.X_EVENT_ID in g.columns and c.E_ID in events.columns else None
     if ev_key is not None:
         ev = events.select(
             pl.col(c.E_ID).alias("_ek"),
@@ -231,23 +251,51 @@ def build_cards(
                 ignore_nulls=True,
             ).alias("_etitle"),
         )
-        g = g.with_columns(pl.col(ev_key).alias("_ek")).join(
-            ev, on="_ek", how="left", maintain_order="left"
-        )
     else:
-        firsts = g.select(pl.col(c.G_TOURNAMENT).unique(maintain_order=True).alias("_ek"))
+        firsts = counted.select(pl.col("_ek").unique(maintain_order=True))
         ev = firsts.with_columns(
             pl.int_range(pl.len(), dtype=pl.Int64).alias("_ei"), pl.col("_ek").alias("_etitle")
         )
-        g = g.with_columns(pl.col(c.G_TOURNAMENT).alias("_ek")).join(
-            ev, on="_ek", how="left", maintain_order="left"
-        )
-    g = g.join(
+    per_player = (
+        counted.join(ev.select("_ek", "_ei"), on="_ek", how="left", maintain_order="left")
+        .group_by(c.G_LIST, "_pk")
+        .agg(pl.col("_ei").n_unique().alias("_events"), pl.len().alias("_n"))
+    )
+    r = ratings.sort(
+        [c.list_rank(pl.col(c.LIST)), pl.col(c.NAME), pl.col(c.FIDE_ID)],
+        nulls_last=True,
+        maintain_order=True,
+    ).with_columns(_player_key(ratings, games, c.FIDE_ID, c.NAME).alias("_pk"))
+    # without rate.py's player_key, two players without ID may share a name: one card
+    r = r.unique([c.LIST, "_pk"], keep="first", maintain_order=True)
+    r = r.join(
+        per_player,
+        left_on=[c.LIST, "_pk"],
+        right_on=[c.G_LIST, "_pk"],
+        maintain_order="left",
+    )
+    r = r.with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias("_pi"))
+    # band; per event: title, header, games, subtotal (only with several events);
+    # period; rating change (rated players); new rating
+    n_ev = pl.col("_events")
+    block = 1 + 2 * n_ev + pl.col("_n") + pl.when(n_ev > 1).then(n_ev).otherwise(0)
+    block = block + 2 + (pl.col(c.STATUS) == "rated").cast(pl.Int64)
+    sizes = r.select(block.cum_sum().alias("_end"))["_end"]
+    total_players, total_rows = r.height, int(sizes[-1]) if r.height else 0
+    if max_rows is not None and total_rows > max_rows:
+        keep = max(1, int((sizes <= max_rows).sum()))
+        r = r.filter(pl.col("_pi") < keep)
+    shown = game_keys.join(
         r.select(c.LIST, "_pk", "_pi"),
         left_on=[c.G_LIST, "_pk"],
         right_on=[c.LIST, "_pk"],
+        how="left",
         maintain_order="left",
     )
+    g = base.hstack([game_keys["_pk"], game_keys["_ek"], shown["_pi"]]).filter(
+        game_keys["_counts"] & shown["_pi"].is_not_null()
+    )
+    g = g.join(ev, on="_ek", how="left", maintain_order="left")
 
     rated = pl.col(c.G_RATED).fill_null(False)
     g = g.with_columns(
@@ -268,20 +316,6 @@ def build_cards(
         pl.when(pl.col("_nrated") > 0).then(pl.col(x)).alias(x) for x in ("_pd", "_dr", "_kdr")
     )
     per_event = per_event.with_columns(pl.len().over("_pi").alias("_events"))
-    n_events = per_event.group_by("_pi").agg(pl.first("_events"), pl.sum("_n"))
-    r = r.join(n_events, on="_pi", how="left", maintain_order="left")
-    # band; per event: title, header, games, subtotal (only with several events);
-    # period; rating change (rated players); new rating
-    n_ev = pl.col("_events")
-    block = 1 + 2 * n_ev + pl.col("_n") + pl.when(n_ev > 1).then(n_ev).otherwise(0)
-    block = block + 2 + (pl.col(c.STATUS) == "rated").cast(pl.Int64)
-    sizes = r.select(block.cum_sum().alias("_end"))["_end"]
-    total_players, total_rows = r.height, int(sizes[-1]) if r.height else 0
-    if max_rows is not None and total_rows > max_rows:
-        keep = max(1, int((sizes <= max_rows).sum()))
-        r = r.filter(pl.col("_pi") < keep)
-        g = g.filter(pl.col("_pi") < keep)
-        per_event = per_event.filter(pl.col("_pi") < keep)
 
     s = styles
     kind = 0
