@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from itertools import pairwise
@@ -64,9 +64,10 @@ from pipeline.report.workbook_style import (
 from pipeline.report.workbook_xml import (
     EXCEL_MAX_ROWS,
     CellSpec,
+    RowSource,
     Segment,
     clean_text,
-    sheet_rows,
+    sheet_tasks,
 )
 from pipeline.report.workbook_xml import (
     write_package as _write_package,
@@ -429,5 +430,5 @@ def write_workbook(
     return layout.notes
 
 
-def _row_source(segments: list[Segment]) -> Callable[[], Iterator[bytes]]:
-    return lambda: sheet_rows(segments)
+def _row_source(segments: list[Segment]) -> RowSource:
+    return lambda: sheet_tasks(segments)

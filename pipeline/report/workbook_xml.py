@@ -9,8 +9,8 @@ polars expressions.
 Rendering a column of text or fractional numbers (cleaning, escaping, formatting) costs
 far more than looking it up, and such columns repeat few values (event names, players,
 PD): each distinct value of a segment is rendered once, and each row gathers its cell's
-XML by index. Rows are rendered 32,768 at a time in a thread of their own, one batch
-ahead of the deflate (ISA-L's where installed), which runs in the caller's thread.
+XML by index. Rows are rendered 32,768 at a time by two threads, a few batches ahead of
+the deflate (ISA-L's where installed), which runs in the caller's thread.
 
 The same pass makes the file reproducible: every zip entry gets one fixed timestamp, the
 entries keep openpyxl's order, and docProps/core.xml carries fixed dates.
@@ -34,8 +34,10 @@ import threading
 import zipfile
 import zlib
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from datetime import datetime
+from functools import partial
 from types import ModuleType
 from typing import Any, BinaryIO
 
@@ -298,21 +300,35 @@ def _row_xml(frame: pl.DataFrame, columns: Sequence[_Column], first_row: int, of
     return out.getvalue()
 
 
-def segment_rows(segment: Segment, first_row: int) -> Iterator[bytes]:
-    """The `<row>` elements of a segment, numbered from `first_row`, in byte chunks."""
+RowTask = Callable[[], bytes]  # renders one batch of rows
+
+
+def segment_tasks(segment: Segment, first_row: int) -> Iterator[RowTask]:
+    """One task per batch of the segment's `<row>` elements, numbered from `first_row`.
+    The look-ups of the segment are built when the first task is asked for; the tasks
+    may run in any thread and in any order."""
     if segment.height == 0:
         return
     columns = _columns(segment.frame, segment.cells)
     for offset in range(0, segment.height, _BATCH_ROWS):
         part = segment.frame.slice(offset, _BATCH_ROWS)
-        yield _row_xml(part, columns, first_row + offset, offset)
+        yield partial(_row_xml, part, columns, first_row + offset, offset)
+
+
+def sheet_tasks(segments: Iterable[Segment], first_row: int = 1) -> Iterator[RowTask]:
+    row = first_row
+    for segment in segments:
+        yield from segment_tasks(segment, row)
+        row += segment.height
+
+
+def segment_rows(segment: Segment, first_row: int) -> Iterator[bytes]:
+    """The `<row>` elements of a segment, numbered from `first_row`, in byte chunks."""
+    return (task() for task in segment_tasks(segment, first_row))
 
 
 def sheet_rows(segments: Iterable[Segment], first_row: int = 1) -> Iterator[bytes]:
-    row = first_row
-    for segment in segments:
-        yield from segment_rows(segment, row)
-        row += segment.height
+    return (task() for task in sheet_tasks(segments, first_row))
 
 
 def text_column_width(expr: pl.Expr) -> pl.Expr:
@@ -323,7 +339,7 @@ def text_column_width(expr: pl.Expr) -> pl.Expr:
 
 _SHEET_DATA = re.compile(rb"<sheetData\s*/>|<sheetData>\s*</sheetData>")
 
-RowSource = Callable[[], Iterator[bytes]]
+RowSource = Callable[[], Iterator[RowTask]]
 
 
 def _zipinfo(name: str, stamp: tuple[int, int, int, int, int, int]) -> zipfile.ZipInfo:
@@ -357,18 +373,21 @@ def _fast_deflate(member: Any) -> None:
 _DONE = object()
 
 
-def prefetched(source: RowSource, depth: int = 2) -> Generator[bytes, None, None]:
-    """The chunks of `source()`, produced in a thread of their own up to `depth` chunks
-    ahead: polars renders the next chunk while the caller compresses this one (both
-    release the GIL). An exception in the source is raised here; stopping early stops
-    the producer."""
-    chunks: queue.Queue[object] = queue.Queue(maxsize=depth)
+def prefetched(source: RowSource, depth: int = 3, workers: int = 2) -> Generator[bytes, None, None]:
+    """The chunks of the tasks of `source()`, in order, rendered by `workers` threads up
+    to `depth` tasks ahead: polars renders the next batches while the caller compresses
+    this one (both release the GIL). A thread of its own walks the source (building the
+    look-ups of each segment) and hands the tasks to the pool. An exception in the
+    source or a task is raised here, after the chunks before it; stopping early stops
+    the threads."""
+    tasks: queue.Queue[object] = queue.Queue(maxsize=depth)
     stop = threading.Event()
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="sheet-rows")
 
     def put(item: object) -> bool:
         while not stop.is_set():
             try:
-                chunks.put(item, timeout=0.1)
+                tasks.put(item, timeout=0.1)
                 return True
             except queue.Full:
                 continue
@@ -376,28 +395,31 @@ def prefetched(source: RowSource, depth: int = 2) -> Generator[bytes, None, None
 
     def produce() -> None:
         try:
-            for chunk in source():
-                if not put(chunk):
+            for task in source():
+                if stop.is_set() or not put(pool.submit(task)):
                     return
         except BaseException as exc:  # handed to the consumer, raised there
             put(exc)
             return
         put(_DONE)
 
-    worker = threading.Thread(target=produce, name="sheet-rows", daemon=True)
-    worker.start()
+    walker = threading.Thread(target=produce, name="sheet-tasks", daemon=True)
+    walker.start()
     try:
         while True:
-            item = chunks.get()
+            item = tasks.get()
             if item is _DONE:
                 return
             if isinstance(item, BaseException):
                 raise item
-            assert isinstance(item, bytes)
-            yield item
+            assert isinstance(item, Future)
+            chunk = item.result()
+            assert isinstance(chunk, bytes)
+            yield chunk
     finally:
         stop.set()
-        worker.join()
+        walker.join()
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def write_package(

@@ -197,7 +197,7 @@ def test_failed_write_leaves_no_file_and_no_temp(
     def broken(segment: workbook_xml.Segment, first_row: int) -> object:
         raise RuntimeError("disk full")
 
-    monkeypatch.setattr(workbook_xml, "segment_rows", broken)
+    monkeypatch.setattr(workbook_xml, "segment_tasks", broken)
     with pytest.raises(RuntimeError, match="disk full"):
         _write(path, sample_result())
     assert list(tmp_path.iterdir()) == []
@@ -218,8 +218,8 @@ def test_failed_write_keeps_the_previous_report(
             raise RuntimeError("killed midway")
         return original(segment, first_row)
 
-    original = workbook_xml.segment_rows
-    monkeypatch.setattr(workbook_xml, "segment_rows", rows_then_fail)
+    original = workbook_xml.segment_tasks
+    monkeypatch.setattr(workbook_xml, "segment_tasks", rows_then_fail)
     with pytest.raises(RuntimeError, match="killed midway"):
         _write(path, sample_result())
     assert path.read_bytes() == before

@@ -7,9 +7,11 @@ import io
 import math
 import re
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from datetime import datetime
+from functools import partial
 from xml.sax.saxutils import escape
 
 import polars as pl
@@ -159,27 +161,50 @@ def test_long_text_is_cut_to_what_a_cell_holds() -> None:
     assert xml.count(b"x") == wx.EXCEL_MAX_TEXT
 
 
-def _chunks(count: int, fail_at: int | None = None) -> Iterator[bytes]:
+def _chunk(i: int) -> bytes:
+    if i % 7 == 3:
+        time.sleep(0.002)  # some tasks take longer: the order must still hold
+    return f"<{i}>".encode()
+
+
+def _tasks(count: int, fail_at: int | None = None) -> Iterator[wx.RowTask]:
     for i in range(count):
         if i == fail_at:
             raise RuntimeError("render failed")
-        yield f"<{i}>".encode()
+        yield partial(_chunk, i)
+
+
+def _failing_task() -> bytes:
+    raise RuntimeError("task failed")
 
 
 def test_prefetched_keeps_the_order() -> None:
-    assert b"".join(wx.prefetched(lambda: _chunks(50))) == b"".join(_chunks(50))
+    expected = b"".join(_chunk(i) for i in range(50))
+    assert b"".join(wx.prefetched(lambda: _tasks(50))) == expected
 
 
 def test_prefetched_raises_the_sources_error_after_its_chunks() -> None:
     seen: list[bytes] = []
     with pytest.raises(RuntimeError, match="render failed"):
-        seen.extend(wx.prefetched(lambda: _chunks(10, fail_at=4)))
+        seen.extend(wx.prefetched(lambda: _tasks(10, fail_at=4)))
     assert seen == [b"<0>", b"<1>", b"<2>", b"<3>"]
 
 
-def test_prefetched_stops_its_thread_when_the_consumer_stops() -> None:
+def test_prefetched_raises_a_tasks_error_in_its_place() -> None:
+    def source() -> Iterator[wx.RowTask]:
+        yield from _tasks(3)
+        yield _failing_task
+        yield from _tasks(3)
+
+    seen: list[bytes] = []
+    with pytest.raises(RuntimeError, match="task failed"):
+        seen.extend(wx.prefetched(source))
+    assert seen == [b"<0>", b"<1>", b"<2>"]
+
+
+def test_prefetched_stops_its_threads_when_the_consumer_stops() -> None:
     before = threading.active_count()
-    rows = wx.prefetched(lambda: _chunks(1_000_000))
+    rows = wx.prefetched(lambda: _tasks(1_000_000))
     assert next(rows) == b"<0>"
     rows.close()  # the consumer gives up (an error while writing)
     assert threading.active_count() == before
@@ -196,7 +221,7 @@ def test_package_members_are_deflated_and_verified() -> None:
     wx.write_package(
         source,
         target,
-        rows={"xl/worksheets/sheet1.xml": lambda: wx.sheet_rows([segment])},
+        rows={"xl/worksheets/sheet1.xml": lambda: wx.sheet_tasks([segment])},
         core_xml=b"<core/>",
         stamp=datetime(2026, 1, 1),
     )
