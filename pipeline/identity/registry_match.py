@@ -120,7 +120,9 @@ def match_registry(
     names = open_.select("entry", "key", initials_key_expr(pl.col(P_NAME)).alias("ikey")).filter(
         pl.col("key") != ""
     )
-    reg = registry_candidates(registry)
+    # nothing to look for (every entry has its ID): skip the list's name keys, the
+    # costliest step, with the same (empty) results
+    reg = registry_candidates(registry.clear() if names.is_empty() else registry)
     by_key = names.join(reg, left_on="key", right_on="r_key")
     by_initials = names.filter(pl.col("ikey") != "").join(
         reg.filter(pl.col("r_ikey") != ""), left_on="ikey", right_on="r_ikey"
