@@ -1,0 +1,371 @@
+"""`elo validate`, `elo run`, `elo explain` and `elo convert`: the jobs over tournament
+files."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import date
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import typer
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from pipeline.run import ProgressFn, RunOptions, RunOutcome
+
+from pipeline.cli.common import (
+    EXIT_INPUT,
+    EXIT_OK,
+    IDENTITIES,
+    LANG,
+    LIST,
+    NO_NAME_MATCH,
+    PATHS,
+    REGISTRY,
+    app,
+    pick_lang,
+    print_problems,
+    usage_error,
+)
+
+# --- validate -------------------------------------------------------------------------
+
+
+@app.command()
+def validate(
+    paths: list[Path] = PATHS,
+    registry: Path | None = typer.Option(
+        None, "--registry", help="FIDE rating list to check the players against."
+    ),
+    list_: str | None = LIST,
+    rules: str | None = typer.Option(
+        None,
+        "--rules",
+        help="Rule-set date YYYY-MM-DD: settles an event date that reads two ways.",
+    ),
+    identities: Path | None = IDENTITIES,
+    no_name_match: bool = NO_NAME_MATCH,
+) -> None:
+    """Check files; print every problem as file:line[:column]: message, and what each
+    file holds (its kind, crosstable layout, players, rounds and rating list).
+
+    Exit 1 if any input is invalid; warnings alone exit 0.
+    """
+    _check_list(list_)
+    _check_paths(paths, registry, identities)
+    rules_date = _parse_date("--rules", rules)
+    from pipeline.validate import validate_paths
+
+    report = validate_paths(
+        paths,
+        registry,
+        list_,
+        rules_given=rules_date is not None,
+        identities=identities,
+        name_match=not no_name_match,
+    )
+    print_problems(report.problems)
+    for entry in report.files:
+        for description in entry.descriptions:
+            typer.echo(f"{entry.file}: {description}")
+    typer.echo(report.summary())
+    raise typer.Exit(EXIT_INPUT if report.invalid else EXIT_OK)
+
+
+# --- run / explain --------------------------------------------------------------------
+
+LIST_CHOICES = ("standard", "rapid", "blitz")
+
+
+def _check_list(value: str | None) -> str | None:
+    if value is not None and value not in LIST_CHOICES:
+        usage_error(f"--list: expected one of standard, rapid, blitz, got {value!r}")
+    return value
+
+
+def _parse_date(option: str, value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        usage_error(f"{option}: expected a date YYYY-MM-DD, got {value!r}")
+
+
+def _check_paths(paths: list[Path], registry: Path | None, identities: Path | None = None) -> None:
+    for path in [*paths, *(p for p in (registry, identities) if p is not None)]:
+        if not path.exists():
+            usage_error(f"{path}: no such file or folder")
+    if registry is not None and not registry.is_file():
+        usage_error(f"--registry: expected a rating-list file, got the folder {registry}")
+    if identities is not None and not identities.is_file():
+        usage_error(f"--identities: expected a CSV file, got the folder {identities}")
+
+
+def _check_out(out: Path) -> None:
+    """The output folder exists (or is made now) and can be written to."""
+    if out.exists() and not out.is_dir():
+        usage_error(f"--out: expected a folder, got the file {out}")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        usage_error(f"--out: cannot create {out}: {exc.strerror}")
+    if not os.access(out, os.W_OK | os.X_OK):
+        usage_error(f"--out: cannot write to {out}")
+
+
+def _run_options(
+    paths: list[Path],
+    registry: Path | None,
+    list_: str | None,
+    period: str | None,
+    rules: str | None,
+    rounding: str,
+    out: Path | None,
+    skip_invalid: bool,
+    identities: Path | None = None,
+    no_name_match: bool = False,
+) -> RunOptions:
+    """The options of run and explain, checked (usage errors exit 2)."""
+    _check_list(list_)
+    _check_paths(paths, registry, identities)
+    if rounding not in ("period", "tournament"):
+        usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
+    if period is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
+        usage_error(f"--period: expected YYYY-MM, got {period!r}")
+    from pipeline.run import RunOptions
+
+    return RunOptions(
+        paths=paths,
+        registry=registry,
+        list_override=list_,
+        period=period,
+        rules_date=_parse_date("--rules", rules),
+        rounding=rounding,
+        out_dir=out,
+        skip_invalid=skip_invalid,
+        identities=identities,
+        name_match=not no_name_match,
+    )
+
+
+def _run_or_exit(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
+    """`run_job`, with a failing disk or permission turned into one line and exit 1."""
+    from pipeline.run import PeriodUsageError, run_job
+
+    try:
+        return run_job(options, progress)
+    except PeriodUsageError as exc:
+        usage_error(str(exc))
+    except OSError as exc:  # not a bug: the machine refused a read or a write
+        where = exc.filename if exc.filename is not None else "a file"
+        typer.echo(f"elo: error: {where}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_INPUT) from None
+
+
+@app.command()
+def run(
+    paths: list[Path] = PATHS,
+    registry: Path | None = REGISTRY,
+    list_: str | None = LIST,
+    period: str | None = typer.Option(None, "--period", help="Rating period YYYY-MM."),
+    rules: str | None = typer.Option(
+        None,
+        "--rules",
+        help="Rule-set date YYYY-MM-DD for every event (default: each event's start date).",
+    ),
+    rounding: str = typer.Option(
+        "period", "--rounding", help="Round the change once per period (FIDE) or per tournament."
+    ),
+    out: Path = typer.Option(Path("reports"), "--out", help="Output folder."),
+    skip_invalid: bool = typer.Option(
+        False, "--skip-invalid", help="Rate the valid events, list the skipped ones, exit 1."
+    ),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
+    identities: Path | None = IDENTITIES,
+    no_name_match: bool = NO_NAME_MATCH,
+    chain: bool = typer.Option(
+        False,
+        "--chain",
+        help="Rate every period found, oldest first, each from the list the one before wrote.",
+    ),
+    write_list: bool = typer.Option(
+        False, "--write-list", help="Also write the next list (players_list.csv, pending.csv)."
+    ),
+    pending: Path | None = typer.Option(
+        None,
+        "--pending",
+        help="pending.csv of the previous period: unrated players' games toward a rating.",
+    ),
+    previous_list: Path | None = typer.Option(
+        None,
+        "--previous-list",
+        help="The list of the month before the period: Ro of the events that began then.",
+    ),
+    lang: str | None = LANG,
+) -> None:
+    """Rate the events of a rating period; write the workbook, CSV tables and summary."""
+    language = pick_lang(lang)
+    options = _run_options(
+        paths, registry, list_, period, rules, rounding, out, skip_invalid, identities,
+        no_name_match,
+    )  # fmt: skip
+    if chain and period is not None:
+        usage_error("--chain rates every period found; leave out --period")
+    if pending is not None and not pending.is_file():
+        usage_error(f"--pending: no such file {pending}")
+    if previous_list is not None and (registry is None or chain):
+        usage_error("--previous-list goes with --registry, for a single period")
+    if previous_list is not None and not previous_list.is_file():
+        usage_error(f"--previous-list: no such file {previous_list}")
+    options = dataclasses.replace(
+        options,
+        chain=chain,
+        write_list=write_list,
+        pending=pending,
+        previous_list=previous_list,
+        lang=language,
+    )
+    _check_out(out)
+    with _progress(quiet) as progress:
+        outcome = _run_or_exit(options, progress)
+    shown = outcome.loaded.problems
+    if outcome.result is not None:
+        shown = sorted([*shown, *outcome.result.warnings], key=lambda p: p.sort_key())
+    print_problems(shown)
+    from pipeline.i18n import translator
+
+    ignored = translator(language)._(
+        "a rating list among the inputs is not an event; ignored (pass it with --registry "
+        "to use it)"
+    )
+    for found in outcome.loaded.ignored_registries:
+        typer.echo(f"{found}: warning: {ignored}", err=True)
+    if not quiet:
+        from rich.console import Console
+
+        from pipeline.report.console import render_summary
+
+        ratings = outcome.result.ratings if outcome.result is not None else None
+        summary = render_summary(
+            outcome.summary, ratings, written=outcome.written, list_problems=False, lang=language
+        )
+        Console(highlight=False).print(summary)
+    raise typer.Exit(outcome.exit_code)
+
+
+@app.command()
+def explain(
+    paths: list[Path] = PATHS,
+    player: int = typer.Option(..., "--player", help="FIDE ID of the player to explain."),
+    registry: Path | None = REGISTRY,
+    list_: str | None = LIST,
+    period: str | None = typer.Option(None, "--period", help="Rating period YYYY-MM."),
+    rules: str | None = typer.Option(
+        None, "--rules", help="Rule-set date YYYY-MM-DD for every event."
+    ),
+    rounding: str = typer.Option("period", "--rounding", help="period or tournament."),
+    identities: Path | None = IDENTITIES,
+    no_name_match: bool = NO_NAME_MATCH,
+) -> None:
+    """One player's per-game breakdown, as FIDE's individual-calculation page shows it."""
+    options = _run_options(
+        paths, registry, list_, period, rules, rounding, None, False, identities, no_name_match
+    )
+    outcome = _run_or_exit(options)
+    if outcome.result is None:
+        print_problems(outcome.loaded.problems)
+        raise typer.Exit(outcome.exit_code)
+    from pipeline.report.explain import render_explain
+
+    text = render_explain(outcome.result, player)
+    if text is None:
+        usage_error(f"--player: no player with FIDE ID {player} in these events")
+    typer.echo(text, nl=False)
+    raise typer.Exit(outcome.exit_code)
+
+
+# --- convert ----------------------------------------------------------------------------
+
+
+@app.command()
+def convert(
+    paths: list[Path] = PATHS,
+    to: str | None = typer.Option(None, "--to", help="TRF version to write: trf16 or trf26."),
+    out: Path | None = typer.Option(None, "--out", help="Folder for the TRF files."),
+    registry: Path | None = typer.Option(
+        None,
+        "--registry",
+        help="FIDE rating list: FIDE IDs linked by name, and its ratings written.",
+    ),
+    list_: str | None = typer.Option(
+        None,
+        "--list",
+        help="Rating list of every event (its ratings are written): standard, rapid or blitz.",
+    ),
+) -> None:
+    """Write one TRF file per event (for submission), from any file `elo run` reads.
+
+    Running `elo run` over the TRF files gives the same ratings.csv as over the sources.
+    An event that cannot be written faithfully is refused with every reason (exit 1);
+    the others are still written.
+    """
+    version = (to or "").strip().lower()
+    if version not in ("trf16", "trf26"):
+        usage_error(f"--to: expected trf16 or trf26, got {'nothing' if to is None else repr(to)}")
+    if out is None:
+        usage_error("--out: expected the folder to write the TRF files to")
+    _check_list(list_)
+    _check_paths(paths, registry)
+    _check_out(out)
+    from pipeline.convert import ConvertOptions, convert_paths, summary_lines
+
+    options = ConvertOptions(paths, version, out, registry, list_)
+    try:
+        with _progress(False) as progress:
+            outcome = convert_paths(options, progress)
+    except OSError as exc:  # not a bug: the machine refused a read or a write
+        where = exc.filename if exc.filename is not None else "a file"
+        typer.echo(f"elo: error: {where}: {exc.strerror or exc}", err=True)
+        raise typer.Exit(EXIT_INPUT) from None
+    print_problems(outcome.problems)
+    for found in outcome.ignored_registries:
+        typer.echo(
+            f"{found}: warning: a rating list among the inputs is not an event; "
+            "ignored (pass it with --registry to use it)",
+            err=True,
+        )
+    for line in summary_lines(outcome):
+        typer.echo(line)
+    raise typer.Exit(outcome.exit_code)
+
+
+@contextmanager
+def _progress(quiet: bool) -> Iterator[Callable[[int, int, str], None] | None]:
+    """A progress bar on stderr for multi-file runs; silent when not a terminal or quiet."""
+    if quiet or not sys.stderr.isatty():
+        yield None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True, console=_stderr_console()) as bar:
+        task = bar.add_task("reading", total=None, visible=False)
+
+        def update(i: int, n: int, name: str) -> None:
+            # shown for multi-file runs only
+            bar.update(task, total=n, completed=i, description=Path(name).name[:40], visible=n > 1)
+
+        yield update
+
+
+def _stderr_console() -> Console:
+    from rich.console import Console
+
+    return Console(stderr=True)
