@@ -23,29 +23,46 @@ a collision just carries trailing characters and is read as it stands. A line wh
 trailing blanks were trimmed cannot be realigned by its length; it is read left-anchored,
 and a misalignment then shows up as a number that does not parse, which is reported.
 
-Reading. Everything is vectorized over the polars column of lines; only the few long lines
-get per-row offsets. Each field is cut and stripped once and typed in the same query
-(`registry_fields.typed_columns`), without keeping the cut strings. Fields that are blank
-together on most lines of the combined list (the four title columns; the rating, games and K
-of each list) are cut only on the lines where their group is not blank, and are null on the
-others. The query only flags the lines holding a problem; those few are cut again as strings
-for `registry_fields.convert_fields`, which reports their problems as it would have for the
-whole file. The time of a full read goes to polars' per-line string work, a slice and a strip
-(plus a cast for a number) per field cut, some 50-90 ns each on the benchmark machine, and
-to the slice that tells whether a group is blank.
+Reading. `read_txt_lines` reads every line as a polars string (TEXT, one CSV read of the
+file); `read_txt_fields` has two paths.
+
+- The polars path (`read_txt_fields_polars`), the reference, reads any line. Everything is
+  vectorized over the polars column of lines; only the few long lines get per-row
+  offsets. Each field is cut and stripped once and typed in the same query
+  (`registry_fields.typed_columns`), without keeping the cut strings. Fields that are
+  blank together on most lines of the combined list (the four title columns; the rating,
+  games and K of each list) are cut only on the lines where their group is not blank, and
+  are null on the others. The query only flags the lines holding a problem; those few are
+  cut again as strings for `registry_fields.convert_fields`, which reports their problems
+  as it would have for the whole file. Its time goes to polars' per-line string work, a
+  slice and a strip (plus a cast for a number) per field cut, some 50-90 ns each.
+- The fast path (`_fast_fields`, with registry_fixed) reads the regular lines: the lines
+  of the file's most common length and line end, ASCII only, so that every field sits at
+  its header offset in bytes. `read_txt_lines` adds RAW for them, views of the file's
+  (mapped) bytes, one fixed-size row per line; numpy reads their numbers and short text
+  fields from those bytes (registry_fixed's docstring), and polars cuts only the names
+  from TEXT, in a worker thread meanwhile. A line numpy does not vouch for, because it is
+  not regular or holds a value that is not a plain number (`convert_fields` reports all
+  such values), goes the polars path with the file's layout width, which reads it, reports
+  its problems and drops it when blank; its values are put back at its place, so the frame
+  and the problems are the polars path's. Every column is then typed by `typed_columns`.
+  With `only_ids` (registry.py filters the lines first) both read the kept lines only.
 """
 
 from __future__ import annotations
 
 import re
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import polars as pl
 
 from pipeline.errors import InputError
 from pipeline.ingest.registry_fields import (
+    FIDEID,
+    INT_TAGS,
     LINE,
     ProblemBudget,
     RawFrame,
@@ -55,9 +72,13 @@ from pipeline.ingest.registry_fields import (
 from pipeline.ingest.text import decode_bytes
 from schemas.registry import Registry
 
+if TYPE_CHECKING:
+    from pipeline.ingest import registry_fixed
+
 ListName = Literal["standard", "rapid", "blitz"]
 
 TEXT = "text"
+RAW = "raw"  # the line's bytes with its line end (registry_fixed.line_bytes)
 # bytes that never occur in a text rating list; the first absent one splits nothing
 _SEPARATORS = ("\x1f", "\x1e", "\x1d", "\x1c", "\x01", "\x02", "\x03")
 
@@ -213,9 +234,25 @@ def _overflow_index(layout: TxtLayout) -> pl.Expr:
 def read_txt_fields(lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget) -> pl.DataFrame:
     """Typed fields (LINE plus the layout's columns) of the data lines; bad values go to
     `budget`. `lines` has TEXT (a line without its line end, null when empty) and LINE
-    (1-based line number); blank lines are skipped."""
+    (1-based line number), and RAW when `read_txt_lines` found regular lines (then the
+    fast path reads those); blank lines are skipped."""
+    if RAW in lines.columns:
+        typed = _fast_fields(lines, layout, budget)
+        if typed is not None:
+            return typed
+        lines = lines.drop(RAW)
+    return read_txt_fields_polars(lines, layout, budget)
+
+
+def read_txt_fields_polars(
+    lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget, width: int | None = None
+) -> pl.DataFrame:
+    """`read_txt_fields` by polars alone, the reference: every line as a string. `width`:
+    the layout width (`_layout_width`) of the whole file when `lines` are some of its
+    lines, else it is found from `lines`."""
     lines = _drop_blank_lines(lines)
-    width = _layout_width(lines, layout.width)
+    if width is None:
+        width = _layout_width(lines, layout.width)
     long_rows = _long_rows(lines, width)
     if long_rows.is_empty():
         return _typed_fields(lines, layout, budget)
@@ -387,14 +424,21 @@ def _drop_blank_lines(lines: pl.DataFrame) -> pl.DataFrame:
     return lines
 
 
-def _layout_width(lines: pl.DataFrame, header_width: int) -> int:
+def _layout_width(lines: pl.DataFrame, header_width: int, regular: tuple[int, int] = (0, 0)) -> int:
     """The header width, or the most common line length when most of three or more lines
-    are longer (a file padded beyond its header)."""
+    are longer (a file padded beyond its header). `regular`: the count and the length of
+    further ASCII lines of one length, not in `lines` (the ones the fast path read)."""
+    count, length = regular
+    height = lines.height + count
     longer = lines.select((pl.col(TEXT).str.len_bytes() > header_width).sum()).item()
-    if lines.height < 3 or 2 * int(longer) <= lines.height:
+    if height < 3 or 2 * (int(longer) + (count if length > header_width else 0)) <= height:
         return header_width
-    typical = lines.select(pl.col(TEXT).str.len_chars().mode().max()).item()
-    return max(header_width, int(typical))
+    lengths = lines.select(pl.col(TEXT).str.len_chars().alias("n").cast(pl.Int64).value_counts())
+    tally = {int(n): int(c) for n, c in lengths.unnest(lengths.columns[0]).iter_rows()}
+    if count:
+        tally[length] = tally.get(length, 0) + count
+    most = max(tally.values())
+    return max(header_width, max(n for n, c in tally.items() if c == most))
 
 
 def _long_rows(lines: pl.DataFrame, width: int) -> pl.Series:
@@ -404,6 +448,108 @@ def _long_rows(lines: pl.DataFrame, width: int) -> pl.Series:
         return candidates
     chars = lines[candidates].select(pl.col(TEXT).str.len_chars()).to_series()
     return candidates.filter(chars > width)
+
+
+def _fast_fields(
+    lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget
+) -> pl.DataFrame | None:
+    """`read_txt_fields` with the regular lines read from RAW by numpy (registry_fixed):
+    their numbers and short text fields, while polars cuts the name (any text field of
+    more than 16 characters) from TEXT in a worker thread; the lines numpy leaves
+    (`fallback`) are read by `read_txt_fields_polars`, which reports the problems, and
+    merged back in file order. None when the regular lines would be over-long lines of
+    the layout (known once the other lines are)."""
+    from pipeline.ingest import registry_fixed as fixed
+
+    raw = lines[RAW]
+    length = fixed.raw_line_length(raw)
+    if length is None:
+        return None
+    plan, long_texts = _fixed_plan(layout, length)
+    text = lines.select(LINE, TEXT)
+    # copies (concat_str), not views of the lines' strings (see _own_strings)
+    cut_query = text.lazy().select(
+        pl.concat_str(_cut(f), pl.lit("")).alias(f.tag) for f in long_texts
+    )
+    with ThreadPoolExecutor(max_workers=1) as pool:  # polars works without the GIL
+        cutting = pool.submit(cut_query.collect)
+        read = fixed.read_fixed(raw, plan)
+        return _merged(read, cutting, text, layout, budget, (length, long_texts))
+
+
+def _merged(
+    read: registry_fixed.FixedFields,
+    cutting: Future[pl.DataFrame],
+    text: pl.DataFrame,
+    layout: TxtLayout,
+    budget: ProblemBudget,
+    regular: tuple[int, list[TxtField]],
+) -> pl.DataFrame | None:
+    """The fast path's frame (`_fast_fields`): the fallback lines read by polars, then
+    every column typed (`typed_columns`) one at a time, its inputs freed before the next
+    (the frame is large)."""
+    import numpy as np
+
+    length, long_texts = regular
+    fallback = np.flatnonzero(read.fallback)
+    others = text[fallback]
+    width = _layout_width(
+        _drop_blank_lines(others), layout.width, (text.height - fallback.size, length)
+    )
+    if length > width:
+        return None
+    slow = read_txt_fields_polars(others, layout, budget, width)
+    at = fallback[np.searchsorted(others[LINE].to_numpy(), slow[LINE].to_numpy())]
+
+    typed_values, _ = typed_columns([f.tag for f in layout.fields])
+    value_of = dict(zip([f.tag for f in layout.fields], typed_values, strict=True))
+    columns: list[pl.Series] = [text[LINE].cast(pl.Int64)]
+    while read.numbers:
+        tag, (values, blank) = read.numbers.popitem()
+        values[at] = slow[tag].fill_null(0).to_numpy()
+        blank[at] = slow[tag].is_null().to_numpy()
+        column = pl.Series(tag, np.ma.masked_array(values, blank))
+        del values, blank
+        columns.append(column.to_frame().select(value_of[tag]).to_series())
+    while read.texts:  # typed on the distinct values (the expressions go value by value)
+        tag, (index, strings) = read.texts.popitem()
+        index[at] = len(strings) + np.arange(at.size, dtype=np.uint32)
+        known = pl.Series(tag, [*strings, *slow[tag].fill_null("").to_list()], dtype=pl.String)
+        columns.append(known.to_frame().select(value_of[tag]).to_series().gather(pl.Series(index)))
+        del index
+    cut = cutting.result()
+    for f in long_texts:
+        column = cut.drop_in_place(f.tag).scatter(at, slow[f.tag])
+        columns.append(column.to_frame().select(value_of[f.tag]).to_series())
+    typed = pl.DataFrame(columns)
+    kept = np.ones(text.height, dtype=np.bool_)
+    kept[fallback] = False
+    kept[at] = True
+    if not kept.all():
+        typed = typed.filter(pl.Series(kept))  # blank lines among the fallback ones
+    return typed
+
+
+def _fixed_plan(layout: TxtLayout, length: int) -> tuple[registry_fixed.FixedPlan, list[TxtField]]:
+    """How `_fast_fields` reads a layout whose regular lines are `length` bytes long: with
+    numpy, as spans of bytes clipped to the line (a field past its end is blank), its
+    numbers, the numbers of each blank group (where the group is not blank) and its text
+    fields of at most 16 bytes; with polars the longer text fields (the name)."""
+    from pipeline.ingest.registry_fixed import FixedPlan, Span
+
+    def span(f: TxtField) -> Span:
+        end = length if f.end is None else min(f.end, length)
+        return Span(f.tag, min(f.start, length), max(end - f.start, 0))
+
+    groups = [
+        tuple(span(f) for f in group.fields if f.tag in INT_TAGS) for group in _blank_groups(layout)
+    ]
+    grouped = {s.tag for group in groups for s in group}
+    numbers = tuple(span(f) for f in layout.fields if f.tag in INT_TAGS and f.tag not in grouped)
+    texts = [f for f in layout.fields if f.tag not in INT_TAGS]
+    short = tuple(span(f) for f in texts if span(f).width <= 16)
+    plan = FixedPlan(length, numbers, tuple(g for g in groups if g), short, FIDEID)
+    return plan, [f for f in texts if span(f).width > 16]
 
 
 def _separator_for(data: bytes, file: str) -> str:
@@ -416,13 +562,15 @@ def _separator_for(data: bytes, file: str) -> str:
 
 
 def read_txt_lines(source: Path | bytes, file: str) -> pl.DataFrame:
-    """Every line of a text file as TEXT (line end removed, null when empty) with LINE.
+    """Every line of a text file as TEXT (line end removed, null when empty) with LINE,
+    and RAW (registry_fixed.line_bytes) when most lines are regular.
 
     One polars CSV read with a separator byte that does not occur and no quoting, so each
     line is one field. UTF-8 is read as it is; anything else is decoded like every text
     input (text.decode_bytes) and re-encoded first. A file is read with the first separator
     straight away; when that fails (not UTF-8, or the byte occurs and splits a line) its
-    bytes are decoded and read with a separator that does not occur in them.
+    bytes are decoded and read with a separator that does not occur in them. RAW views the
+    bytes that were read (a file's are mapped, not copied).
     """
     if isinstance(source, Path):
         if source.stat().st_size == 0:
@@ -439,7 +587,21 @@ def read_txt_lines(source: Path | bytes, file: str) -> pl.DataFrame:
             except UnicodeDecodeError:
                 data = decode_bytes(data).encode("utf-8")
         frame = _read_lines_csv(data, _separator_for(data, file))
-    return frame.rechunk().with_row_index(LINE, offset=1)
+    frame = frame.rechunk().with_row_index(LINE, offset=1)
+    return _with_line_bytes(frame, source if isinstance(source, Path) else data)
+
+
+def _with_line_bytes(frame: pl.DataFrame, source: Path | bytes) -> pl.DataFrame:
+    """The lines with RAW added when registry_fixed finds regular lines (numpy is
+    imported here, for a rating list only)."""
+    if frame.height < 2:
+        return frame
+    from pipeline.ingest import registry_fixed as fixed
+
+    lengths = frame.select(pl.col(TEXT).str.len_bytes().fill_null(0).cast(pl.Int64))
+    data = fixed.map_file(source) if isinstance(source, Path) else source
+    raw = fixed.line_bytes(data, lengths.to_series().to_numpy())
+    return frame if raw is None else frame.with_columns(raw)
 
 
 def _read_lines_csv(source: Path | bytes, separator: str) -> pl.DataFrame:
