@@ -333,13 +333,14 @@ def _start_lists(loaded: Loaded, options: RunOptions) -> pl.DataFrame | None:
 
 
 def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult:
-
+    """Rate the period read (`pipeline.rate.rate_period`): the events' frames stacked
+    (`_stacked`), the players as the identity stage linked them."""
     from pipeline.rate import RateOptions, rate_period
 
     with timer.stage("rate"):
-        events = _all(loaded, "events")
-        players = loaded.identity.players if loaded.identity else _all(loaded, "players")
-        games = _all(loaded, "games")
+        events = _stacked(loaded, "events")
+        players = loaded.identity.players if loaded.identity else _stacked(loaded, "players")
+        games = _stacked(loaded, "games")
         return rate_period(
             events,
             players,
@@ -354,6 +355,22 @@ def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult
             start_lists=_start_lists(loaded, options),
             pending=loaded.pending,
         )
+
+
+def _stacked(loaded: Loaded, frame: str) -> pl.DataFrame:
+    """One frame of every event, as `_all`, in one copy: stacked as they are when the
+    events' frames share one schema (the readers give the same columns), else aligned
+    by name."""
+    import polars as pl
+
+    frames: list[pl.DataFrame] = [getattr(ev, frame) for ev in loaded.events]
+    if not frames:
+        return pl.DataFrame()
+    small = frame == "events"  # one row each: one chunk, for the gathers by event
+    try:
+        return pl.concat(frames, how="vertical", rechunk=small)
+    except (pl.exceptions.SchemaError, pl.exceptions.ShapeError):
+        return pl.concat(frames, how="diagonal_relaxed", rechunk=small)
 
 
 def _problem_dict(p: Problem) -> dict[str, object]:

@@ -25,8 +25,10 @@ Choices (documented in the README of `elo run` and the report to the lead):
 
 Both work on integer keys (`pipeline.rate.rows`): an event is its `event_order`, a
 player entry its row in the collected entries, a player on a list `c.PID` (the row of
-their first entry); a game row gathers its event's, its player's and its opponent's
-columns by them.
+their first entry, found by FIDE ID); a game row gathers its event's, its player's and
+its opponent's columns by them. Result codes are compared by their byte, rules that
+every event shares are literals (the cap's branch chosen once), and PD is one gather
+from table 8.1.2 by D used.
 """
 
 from __future__ import annotations
@@ -46,8 +48,11 @@ from pipeline.rate.rows import (
     events_in_order,
     gathered,
     optional,
+    spread,
     together,
 )
+from pipeline.rules.ruleset import LISTS
+from pipeline.rules.tables import PD_TABLE_MAX_D
 from pipeline.rules.vector import difference_used_expr, expected_expr, rule_600_expr
 from schemas.columns import E, G, P, R
 
@@ -84,7 +89,8 @@ def resolve_players(
     entry, in event order then start number (event_id, start_no, player_key, list,
     fide_id, name, ..., ro, base_ro, facing_ro, rating_source, given_k, career_games,
     ever_2400, birth_year; `_row` its row and `c.PID` the row of the player's first entry
-    on that list). `rating_problem_rows` picks the rows to warn about.
+    on that list). `rating_problem_rows` picks the rows to warn about. The list rows and
+    the players' facts are found at once (eagerly); the rest is the returned query.
     """
     by_event = events_in_order(events)
     if c.RO_MONTH not in by_event.columns:
@@ -110,30 +116,32 @@ def resolve_players(
             gathered(by_event, E.FILE, order),
             gathered(by_event, E.SOURCE, order),
             gathered(by_event, c.RO_MONTH, order),
-            pl.when(pl.col(P.FIDE).is_not_null())
-            .then(pl.format("fide:{}", pl.col(P.FIDE)))
-            .when(pl.col(PERSON_KEY).is_not_null())
-            .then(pl.col(PERSON_KEY))
-            .otherwise(pl.format("event:{}#{}", pl.col(E.ID), pl.col(P.NO)))
-            .alias(c.KEY),
+            _key_expr(players).alias(c.KEY),
         )
         .drop(PERSON_KEY)
         .sort(entries_order(players, events))
     )
     lists = events[E.LIST].unique().to_list()
-    entries = _find_in_lists(entries, registry, start_lists, lists, players.height)
-    entries = entries.with_row_index("_row").with_columns(
-        pl.col("_row").first().over(c.KEY, E.LIST).cast(pl.Int64).alias(c.PID)
-    )
+    found = _find_in_lists(entries, registry, start_lists, lists, players.height)
+    found = found.with_row_index("_row").with_columns(_player_rows(found).alias(c.PID))
     # what the player's entries say together (their first known values, in event order)
-    player = entries.group_by(c.PID).agg(
+    facts = found.group_by(c.PID).agg(
         pl.col(c.FILE_RATING).first(ignore_nulls=True).alias("first_file_rating"),
         pl.col(P.BIRTH).first(ignore_nulls=True).alias("_birth"),
         pl.col(P.TITLE).first(ignore_nulls=True).alias("_title"),
         pl.col(P.FED).first(ignore_nulls=True).alias("_fed"),
         pl.col(c.EV_ORDER).n_unique().cast(pl.Int64).alias("events"),
+        _top(pl.col("reg_title")).any().alias("_top_listed"),
+        pl.col("reg_ever").fill_null(False).any().alias("_ever_listed"),
     )
-    entries = entries.join(player, on=c.PID, how="left", maintain_order="left")
+    # "ever reached 2400" by any entry: its title (the player's first, else the list's)
+    # or the list's flag
+    title = pl.col("_title")
+    ever = pl.col("_ever_listed") | (
+        pl.when(title.is_not_null()).then(_top(title)).otherwise(pl.col("_top_listed"))
+    )
+    facts = facts.with_columns(ever.alias(c.EVER_2400)).drop("_top_listed", "_ever_listed")
+    entries = found.hstack(spread(facts, c.PID, found[c.PID], found.height)).lazy()
     fallback = (pl.col(E.LIST) != "standard") & pl.col("reg_rating").is_null()
     entries = entries.with_columns(
         reg_ro=pl.coalesce(
@@ -160,15 +168,56 @@ def resolve_players(
     # An event rated from its start list: Ro from that list; a player published since
     # is rated as a rated player, and counts as unrated for the opponents (§6).
     in_start = pl.col("in_start").fill_null(False)
-    top = pl.col(P.TITLE).str.to_uppercase().is_in(TOP_TITLES).fill_null(False)
     return entries.with_columns(
         pl.when(in_start)
         .then(pl.coalesce("start_ro", c.BASE_RO))
         .otherwise(pl.col(c.BASE_RO))
         .alias(c.RO),
         pl.when(in_start).then(pl.col("start_ro")).otherwise(pl.col(c.BASE_RO)).alias(c.FACING_RO),
-        (top | pl.col("reg_ever").fill_null(False)).any().over(c.PID).alias(c.EVER_2400),
+    ).select(pl.exclude(c.EVER_2400), c.EVER_2400)
+
+
+def _key_expr(players: pl.DataFrame) -> pl.Expr:
+    """The player key (module docstring): ``fide:<id>``, else the person key, else
+    ``event:<event_id>#<start_no>`` (only the forms some entry needs are computed)."""
+    by_id = pl.format("fide:{}", pl.col(P.FIDE))
+    if P.FIDE in players.columns and players[P.FIDE].null_count() == 0:
+        return by_id
+    return (
+        pl.when(pl.col(P.FIDE).is_not_null())
+        .then(by_id)
+        .when(pl.col(PERSON_KEY).is_not_null())
+        .then(pl.col(PERSON_KEY))
+        .otherwise(pl.format("event:{}#{}", pl.col(E.ID), pl.col(P.NO)))
     )
+
+
+def _top(title: pl.Expr) -> pl.Expr:
+    """A GM or IM title (both require a 2400 rating), false for none."""
+    return title.str.to_uppercase().is_in(TOP_TITLES).fill_null(False)
+
+
+def _player_rows(entries: pl.DataFrame) -> pl.Series:
+    """`c.PID` of each entry: the row of the first entry with its (player_key, list),
+    found by an integer key: 4 x FIDE ID + the list's number (3 for none) for the keys
+    ``fide:<id>``, the others numbered above them by their first row among themselves."""
+    first = pl.col("_i").first()
+    numbered = entries.select(c.KEY, E.LIST, P.FIDE).with_row_index("_i")
+    fide = entries[P.FIDE]
+    low, high = fide.min(), fide.max()
+    if isinstance(low, int) and isinstance(high, int) and max(-low, high) >= 1 << 60:
+        return numbered.select(first.over(c.KEY, E.LIST).cast(pl.Int64)).to_series()
+    number = {lst: i for i, lst in enumerate(LISTS)}
+    list_no = pl.col(E.LIST).replace_strict(number, default=len(LISTS), return_dtype=pl.Int64)
+    by_id = pl.col(P.FIDE) * (len(LISTS) + 1) + list_no.fill_null(len(LISTS))
+    key = numbered.select(by_id).to_series()
+    no_id = fide.is_null()
+    if no_id.any():
+        others = numbered.filter(no_id).select(first.over(c.KEY, E.LIST).cast(pl.Int64))
+        highest = key.max()
+        above = highest + 1 if isinstance(highest, int) else 0
+        key = key.scatter(no_id.arg_true(), others.to_series() + above)
+    return numbered.select(first.over(key).cast(pl.Int64)).to_series()
 
 
 def _find_in_lists(
@@ -177,7 +226,7 @@ def _find_in_lists(
     start_lists: pl.DataFrame | None,
     lists: list[str],
     players: int,
-) -> pl.LazyFrame:
+) -> pl.DataFrame:
     """Join each entry to its base-list row (by FIDE ID or person key; an entry of one
     event without an ID is the list's person of its name and federation, when the event
     holds that name once) and, for events with RO_MONTH, to its start-list row.
@@ -190,9 +239,8 @@ def _find_in_lists(
         # fide:<id>); an entry without one (a person or event key) is in no row
         wanted = None if whole else entries.select(P.FIDE)
         rows = registry_long(registry, wanted, lists, by_id=True)
-        entries = entries.join(
-            rows, on=[P.FIDE, E.LIST], how="left", maintain_order="left"
-        ).with_columns(found)
+        joined = _by_id(entries.collect(engine="in-memory"), rows.collect(engine="in-memory"))
+        entries = joined.lazy().with_columns(found)
     else:
         person = person_key_expr(pl.col(P.NAME), pl.col(P.FED))
         lookup = (
@@ -220,17 +268,36 @@ def _find_in_lists(
             .drop("_lookup")
         )
     if start_lists is None or start_lists.is_empty():
-        return entries.with_columns(
+        entries = entries.with_columns(
             pl.lit(None, dtype=pl.Int64()).alias("start_ro"),
             pl.lit(None, dtype=pl.Boolean()).alias("in_start"),
         )
-    return entries.join(
-        start_long(start_lists),
-        left_on=[c.KEY, E.LIST, c.RO_MONTH],
-        right_on=[c.LIST_KEY, E.LIST, c.RO_MONTH],
-        how="left",
-        maintain_order="left",
-    )
+    else:
+        entries = entries.join(
+            start_long(start_lists),
+            left_on=[c.KEY, E.LIST, c.RO_MONTH],
+            right_on=[c.LIST_KEY, E.LIST, c.RO_MONTH],
+            how="left",
+            maintain_order="left",
+        )
+    return entries.collect(engine="in-memory")
+
+
+def _by_id(entries: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
+    """`entries` left-joined with the list rows on FIDE ID and list: the rows' numbers
+    found by a join of the keys alone (on the ID alone when one list is rated), then the
+    rows' columns gathered; a full join when an entry finds two rows."""
+    numbered = rows.select(P.FIDE, E.LIST, pl.int_range(pl.len(), dtype=pl.Int64).alias("_at"))
+    keys = [P.FIDE, E.LIST]
+    if entries[E.LIST].n_unique() == 1:
+        keys = [P.FIDE]
+        value = entries[E.LIST][0]  # an entry without a list is in no row
+        numbered = numbered.filter(pl.col(E.LIST) == value) if value else numbered.clear()
+        numbered = numbered.drop(E.LIST)
+    at = entries.select(keys).join(numbered, on=keys, how="left", maintain_order="left")
+    if at.height != entries.height:
+        return entries.join(rows, on=[P.FIDE, E.LIST], how="left", maintain_order="left")
+    return entries.hstack(rows.drop(P.FIDE, E.LIST).select(pl.all().gather(at["_at"])))
 
 
 def rating_problem_rows(entries: pl.DataFrame) -> pl.LazyFrame:
@@ -302,12 +369,83 @@ def _rating_column(source: str | None) -> str:
     return P.RATING
 
 
-def _one_of(code: pl.Expr, values: Iterable[str], present: set[str]) -> pl.Expr:
-    """`code` is one of `values`, comparing only with those that occur (`present`)."""
-    hits = [code == value for value in values if value in present]
-    if not hits:
-        return pl.lit(False)
-    return pl.any_horizontal(hits) if len(hits) > 1 else hits[0]
+class _Codes:
+    """The games' result codes as `classify_games` compares them (upper-cased): by
+    their one byte (column `_code`) when every code is one ASCII character, else as
+    strings. `upper`: some code is lower case (the code column is upper-cased);
+    `compared`: some comparison was made (`_code` is needed)."""
+
+    def __init__(self, codes: pl.Series) -> None:
+        byte = codes.cast(pl.Binary).bin.reinterpret(dtype=pl.UInt8)
+        self.by_byte = byte.null_count() == 0
+        found = [chr(b) for b in byte.unique()] if self.by_byte else codes.unique().to_list()
+        shown = pl.Series(found, dtype=pl.String).drop_nulls()
+        upper = shown.str.to_uppercase()
+        self.upper = bool((shown != upper).any())
+        self.present = set(upper.to_list())
+        self.compared = False
+
+    def one_of(self, values: Iterable[str]) -> pl.Expr:
+        """The code is one of `values`: compared only with those that occur."""
+        hits = [value for value in values if value in self.present]
+        if not hits:
+            return pl.lit(False)
+        self.compared = True
+        if self.by_byte:
+            return pl.col("_code").is_in([ord(value) for value in hits])
+        equal = [pl.col(G.CODE) == value for value in hits]
+        return pl.any_horizontal(equal) if len(equal) > 1 else equal[0]
+
+    def column(self) -> list[pl.Expr]:
+        """`_code` when the comparisons read it."""
+        if not (self.by_byte and self.compared):
+            return []
+        return [pl.col(G.CODE).cast(pl.Binary).bin.reinterpret(dtype=pl.UInt8).alias("_code")]
+
+
+# PD of every D used that the table tells apart (beyond it, PD is that of the bound)
+_D_BOUND = PD_TABLE_MAX_D + 1
+_PD_BY_D = pl.select(
+    expected_expr(pl.int_range(-_D_BOUND, _D_BOUND + 1, dtype=pl.Int64))
+).to_series()
+
+
+def expected_by_table(d_used: pl.Expr) -> pl.Expr:
+    """`pipeline.rules.vector.expected_expr` as one gather from its own values."""
+    return pl.lit(_PD_BY_D).gather(d_used.clip(-_D_BOUND, _D_BOUND) + _D_BOUND)
+
+
+def difference_used(
+    d: pl.Expr,
+    rating: pl.Expr,
+    fixed: dict[str, object],
+    columns: dict[str, pl.Expr],
+    once_per_event: bool,
+) -> pl.Expr:
+    """`pipeline.rules.vector.difference_used_expr` over (event, start number); when the
+    cap rules are one value for every row (`fixed`), only the branch they choose."""
+    names = ("rs_cap", "rs_cap_mode", "rs_cap_exempt_from")
+    cap, mode, exempt = (fixed.get(name) for name in names)
+    if all(name in fixed for name in names) and (not once_per_event or mode != "once-per-event"):
+        d = d.cast(pl.Int64)
+        if cap is None:
+            return d
+        if not isinstance(cap, int):
+            raise TypeError(f"expected a whole-number cap, got {cap!r}")
+        clamped = d.clip(-cap, cap)
+        if mode != "below-2650" or not isinstance(exempt, int):
+            return clamped
+        return pl.when(rating >= exempt).then(d).otherwise(clamped)
+    return difference_used_expr(
+        d,
+        rating,
+        columns["rs_cap"],
+        columns["rs_cap_mode"],
+        columns["rs_cap_exempt_from"],
+        over=[c.EV_ORDER, G.NO],
+        order_by=G.ROUND,
+        once_per_event=once_per_event,
+    )
 
 
 def classify_games(
@@ -315,91 +453,96 @@ def classify_games(
     events: pl.DataFrame,
     entries: pl.DataFrame,
     once_per_event: bool = True,
-) -> pl.LazyFrame:
+) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """Both sides of every game entry with Ro, D, D used, PD, ΔR and the reason, in the
-    order of games.csv (event order, round, start number).
+    order of games.csv (event order, round, start number), as two queries of the same
+    rows to collect together (they run side by side): the numbers and the players'
+    keys and names (`hstack` them).
 
     `ordered` is `order_games`' frame; `events` carries the event's rule set as ``rs_``
     columns (pipeline.rules.vector) plus `event_order`; `entries` is `resolve_players`'
-    frame, collected; `once_per_event` False says no event caps once per event.
+    frame, collected; `once_per_event` False says no event caps once per event. The
+    reason is kept as its number too (`_reason`, an index of `REASONS`).
     """
     by_event = events_in_order(events)
     event = pl.col(c.EV_ORDER)
     rows = EntryRows(entries, events.height)
-    codes = ordered[G.CODE].unique()
-    upper = codes.str.to_uppercase()
+    codes = _Codes(ordered[G.CODE])
     code = pl.col(G.CODE)
-    present = set(upper.drop_nulls().to_list())
     # An event's value of a column the games need (its list, its rules): one literal when
     # every event has the same (a period of one list and rule set), else gathered.
     known = ordered[c.EV_ORDER].null_count() == 0
     same = {name for name in (E.LIST, *_RULES) if known and by_event[name].n_unique() == 1}
-    value = {name: pl.lit(by_event[name][0], dtype=by_event[name].dtype) for name in same}
+    fixed = {name: by_event[name][0] for name in same}
+    value = {name: pl.lit(fixed[name], dtype=by_event[name].dtype) for name in same}
     rule = {name: value.get(name, pl.col(name)) for name in _RULES}
     spread = [name for name in (E.LIST, *_RULES) if name not in same]
     if E.ID not in ordered.columns:
         spread.append(E.ID)
     per_event = by_event.select(pl.col(E.NAME).alias("tournament"), *spread, *rows.per_event())
     g = ordered.lazy().with_columns(
-        *([code.str.to_uppercase()] if (codes != upper).any() else []),
+        *([code.str.to_uppercase()] if codes.upper else []),
         *([value[E.LIST].alias(E.LIST)] if E.LIST in same else []),
         together(per_event, event, "_event"),
     )
     g = rows.add(rows.add(g.unnest("_event"), G.NO, "_me"), G.OPP, "_opp")
-    mine = entries.select(c.KEY, P.FIDE, P.NAME, c.RO, c.PID)
+    # the rows as the gathers' own index type: each gather then reads them as they are
+    index = pl.col("_me", "_opp").cast(pl.get_index_type())
+    slots = [s.name for s in rows.per_event()]
+    found = g.drop(*slots).with_columns(index).collect(engine="in-memory")
+    me, opp = pl.col("_me"), pl.col("_opp")
+    names = found.lazy().select(
+        together(entries.select(c.KEY, P.NAME), me, "_me"),
+        together(
+            entries.select(pl.col(c.KEY).alias(c.OPP_KEY), pl.col(P.NAME).alias("opponent_name")),
+            opp,
+            "_opp",
+        ),
+    )
+    mine = entries.select(P.FIDE, c.RO, c.PID)
     theirs = entries.select(
-        pl.col(c.KEY).alias(c.OPP_KEY),
-        pl.col(P.FIDE).alias("opponent_fide_id"),
-        pl.col(P.NAME).alias("opponent_name"),
-        pl.col(c.FACING_RO).alias(c.OPP_RO),
+        pl.col(P.FIDE).alias("opponent_fide_id"), pl.col(c.FACING_RO).alias(c.OPP_RO)
     )
-    g = (
-        g.with_columns(
-            together(mine, pl.col("_me"), "_me"), together(theirs, pl.col("_opp"), "_opp")
-        )
-        .unnest("_me", "_opp")
-        .drop(*(s.name for s in rows.per_event()))
-    )
-    ratings_known = pl.col(c.RO).is_not_null() & pl.col(c.OPP_RO).is_not_null()
-    not_600 = ~rule_600_expr(pl.col(c.RO), pl.col(c.OPP_RO), rule["rs_rule_600"])
+    # an opponent entry found is one with a key (`_opp`: its row)
     reason = (
-        pl.when(pl.col(G.OPP).is_null() | _one_of(code, _BYE_CODES, present))
+        pl.when(pl.col(G.OPP).is_null() | codes.one_of(_BYE_CODES))
         .then(_REASON["bye"])
-        .when(_one_of(code, _FORFEIT_CODES, present))
+        .when(codes.one_of(_FORFEIT_CODES))
         .then(_REASON["forfeit"])
-        .when(_one_of(code, _SHORT_CODES, present))
+        .when(codes.one_of(_SHORT_CODES))
         .then(_REASON["under-one-move"])
-        .when(~pl.col(G.PLAYED) | pl.col(c.OPP_KEY).is_null())
+        .when(~pl.col(G.PLAYED) | opp.is_null())
         .then(_REASON["unplayed"])
         .when(pl.col(c.OPP_RO).is_null())
         .then(_REASON["opponent-unrated"])
         .when(pl.col(c.RO).is_null())
         .then(_REASON["player-unrated"])
-        .when(~not_600)
-        .then(_REASON["rule-600"])
-        .otherwise(_REASON[""])
     )
-    g = g.with_columns(reason.alias("_reason")).with_columns(
-        pl.lit(pl.Series(REASONS)).gather("_reason").alias(c.REASON),
+    if fixed.get("rs_rule_600", True) is not False:
+        is_600 = rule_600_expr(pl.col(c.RO), pl.col(c.OPP_RO), rule["rs_rule_600"])
+        reason = reason.when(is_600).then(_REASON["rule-600"])
+    g = found.lazy().with_columns(
+        *codes.column(),
         (pl.col(G.SCORE) * 100).round(0).cast(pl.Int64).alias(c.SCORE_H),
-        (pl.col("_reason") == _REASON[""]).alias(c.RATED),
+        together(mine, me, "_mine"),
+        together(theirs, opp, "_theirs"),
     )
+    g = g.unnest("_mine", "_theirs").with_columns(reason.otherwise(_REASON[""]).alias("_reason"))
+    # D is shown for the rated games and those of the 600-point rule (ratings known)
     d = pl.col(c.RO) - pl.col(c.OPP_RO)
-    shown = ratings_known & pl.col("_reason").is_in([_REASON[""], _REASON["rule-600"]])
+    reason_no = pl.col("_reason")
+    rated = reason_no == _REASON[""]
     g = g.with_columns(
-        pl.when(shown).then(d).alias(c.D),
-        difference_used_expr(
-            pl.when(pl.col(c.RATED)).then(d),
-            pl.col(c.RO),
-            rule["rs_cap"],
-            rule["rs_cap_mode"],
-            rule["rs_cap_exempt_from"],
-            over=[c.EV_ORDER, G.NO],
-            order_by=G.ROUND,
-            once_per_event=once_per_event,
-        ).alias(c.D_USED),
+        pl.lit(pl.Series(REASONS)).gather(reason_no).alias(c.REASON),
+        rated.alias(c.RATED),
+        pl.when(reason_no.is_in([_REASON[""], _REASON["rule-600"]])).then(d).alias(c.D),
+        difference_used(pl.when(rated).then(d), pl.col(c.RO), fixed, rule, once_per_event).alias(
+            c.D_USED
+        ),
     )
-    g = g.with_columns(
-        pl.when(pl.col(c.RATED)).then(expected_expr(pl.col(c.D_USED))).alias(c.PD_H)
-    ).with_columns((pl.col(c.SCORE_H) - pl.col(c.PD_H)).alias(c.DELTA_H))
-    return g.drop("_reason", *(name for name in spread if name in _RULES))
+    g = g.with_columns(expected_by_table(pl.col(c.D_USED)).alias(c.PD_H)).with_columns(
+        (pl.col(c.SCORE_H) - pl.col(c.PD_H)).alias(c.DELTA_H)
+    )
+    dropped = [name for name in spread if name in _RULES]
+    numbers = g.drop(*dropped, "_me", "_opp", *(["_code"] if codes.column() else []))
+    return numbers, names.unnest("_me", "_opp")

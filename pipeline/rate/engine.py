@@ -1,18 +1,20 @@
 """The period computation: every event of a rating period in, each player's change per
 rating list out (fide-rules.md §1-§6). Pure and vectorized with polars; the only Python
-loops are over events (choosing rule sets) and over warnings.
+loops are over the distinct (date, list) of the events (choosing rule sets) and over
+warnings.
 
 Stages: `_event_rules` (rule set per event) -> `classify.resolve_players` (identity,
 Ro, K inputs) -> `classify.classify_games` (reason, D, D used, PD, ΔR per game entry)
 -> `initial.initial_ratings` (unrated players) -> `_rated_players` (K, 700 rule,
 rounding) -> the output frames.
 
-Each stage is a lazy query, and `rate_period` collects them in four steps: the entries
-(found while the game rows are sorted into games.csv's order, which needs only the
-events), the classified game rows, the players' totals and initial ratings (with the
-events' counts), then the games and ratings frames; the warnings are read from the
-collected frames. Inside the
-queries rows find each other by integer keys (`pipeline.rate.rows`).
+`rate_period` collects them in four steps: the entries (in a thread, while the game
+rows are put into games.csv's order, which needs only the events), the classified
+game rows with the roster in ratings.csv's order, the players' totals and initial
+ratings with the events' counts, then the games and ratings frames; the warnings are
+read from the collected frames. Rows find each other by integer keys and gathers
+(`pipeline.rate.rows`), each game column is computed once, and a frame with one row
+per player meets the entries by its row number (`rows.spread`), not by a join.
 
 Choices (see also classify and initial):
 - Rule sets: each event uses the rules of its start date; `RateOptions.rules_date`
@@ -38,6 +40,7 @@ Choices (see also classify and initial):
 from __future__ import annotations
 
 import datetime as dt
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import polars as pl
@@ -49,13 +52,14 @@ from pipeline.period.pending import in_window, pending_after, prior_rows
 from pipeline.rate import columns as c
 from pipeline.rate.checks import declared_problems, declared_rows
 from pipeline.rate.classify import (
+    REASONS,
     classify_games,
     rating_problem_rows,
     rating_problems,
     resolve_players,
 )
 from pipeline.rate.initial import initial_ratings
-from pipeline.rate.rows import Span, order_games, span_bits, spans
+from pipeline.rate.rows import Span, order_games, span_bits, spans, spread
 from pipeline.rules.ruleset import LISTS, RuleSet, ruleset_for
 from pipeline.rules.vector import (
     derive_k_expr,
@@ -110,53 +114,44 @@ def _event_rules(
     events: pl.DataFrame, options: RateOptions
 ) -> tuple[pl.DataFrame, list[Problem], list[RuleSet]]:
     """The events with `event_order`, `rule_set`, `rules_date` and the ``rs_`` columns,
-    the warnings and the rule sets chosen."""
+    the warnings and the rule sets chosen (one `ruleset_for` per distinct date and list)."""
     if E.START not in events.columns:
         events = events.with_columns(pl.lit(None, dtype=pl.Date()).alias(E.START))
-    problems: list[Problem] = []
-    dates: list[dt.date] = []
-    chosen: dict[tuple[dt.date, str], RuleSet] = {}
-    names: list[str] = []
-    ends = events[E.END] if E.END in events.columns else pl.Series([None] * events.height)
-    for file, list_, start, end in zip(
-        events[E.FILE], events[E.LIST], events[E.START], ends, strict=True
-    ):
-        if list_ is None:
-            raise ValueError(f"{file}: the event's rating list must be set before rating")
-        if options.rules_date is not None:
-            on = options.rules_date
-        elif start is not None:
-            on = start
-        else:
-            # an end date (or a crosstable's "Last update") is closer to the event than today
-            on = end if end is not None else options.today
-            source = "the end date" if end is not None else "today"
-            problems.append(
-                Problem(
-                    Location(file),
-                    "no-start-date",
-                    f"no start date; rules of {on.isoformat()} ({source}) used; pass --rules",
-                    Severity.WARNING,
-                )
-            )
-        rs = chosen.get((on, list_))
-        if rs is None:
-            rs = chosen[(on, list_)] = ruleset_for(on, list_)
-        dates.append(on)
-        names.append(rs.name)
-    rulesets = list({rs.name: rs for rs in chosen.values()}.values())
+    missing = events.filter(pl.col(E.LIST).is_null())
+    if missing.height:
+        raise ValueError(f"{missing[E.FILE][0]}: the event's rating list must be set before rating")
+    end = pl.col(E.END) if E.END in events.columns else pl.lit(None, dtype=pl.Date())
+    # an end date (or a crosstable's "Last update") is closer to the event than today
+    on = pl.coalesce(E.START, end, pl.lit(options.today))
+    if options.rules_date is not None:
+        on = pl.lit(options.rules_date)
+    dated = events.select(E.FILE, E.LIST, E.START, end.alias("_end"), on.alias("rules_date"))
+    problems = [
+        Problem(
+            Location(file),
+            "no-start-date",
+            f"no start date; rules of {day.isoformat()} "
+            f"({'the end date' if last is not None else 'today'}) used; pass --rules",
+            Severity.WARNING,
+        )
+        for file, last, day in dated.filter(pl.col(E.START).is_null())
+        .select(E.FILE, "_end", "rules_date")
+        .iter_rows()
+        if options.rules_date is None
+    ]
+    pairs = dated.select("rules_date", E.LIST).unique(maintain_order=True)
+    chosen = [ruleset_for(day, lst) for day, lst in pairs.iter_rows()]
+    pairs = pairs.with_columns(pl.Series("rule_set", [rs.name for rs in chosen], pl.String()))
+    rulesets = list({rs.name: rs for rs in chosen}.values())
     # `event_order` follows the start date (nulls last), then the input order
     frame = (
         events.lazy()
-        .with_columns(
-            pl.Series("rule_set", names, dtype=pl.String()),
-            pl.Series("rules_date", dates, dtype=pl.Date()),
-            pl.int_range(pl.len(), dtype=pl.Int64).alias("_input_order"),
-        )
-        .sort(E.START, "_input_order", nulls_last=True)
+        .with_columns(dated["rules_date"], pl.int_range(pl.len(), dtype=pl.Int64).alias("_i"))
+        .join(pairs.lazy(), on=["rules_date", E.LIST], how="left", maintain_order="left")
+        .sort(E.START, "_i", nulls_last=True)
         .with_columns(pl.int_range(pl.len(), dtype=pl.Int64).alias(c.EV_ORDER))
-        .sort("_input_order")
-        .drop("_input_order")
+        .sort("_i")
+        .drop("_i")
         .join(
             ruleset_frame(rulesets).lazy(),
             left_on="rule_set",
@@ -165,7 +160,9 @@ def _event_rules(
             maintain_order="left",
         )
     )
-    return frame.collect(), problems, rulesets
+    columns = [*events.columns, "rule_set", "rules_date", c.EV_ORDER]
+    out = frame.collect(engine="in-memory")
+    return out.select(*columns, pl.exclude(columns)).rechunk(), problems, rulesets
 
 
 def _period_rules(start: dt.date, options: RateOptions) -> pl.DataFrame:
@@ -175,9 +172,15 @@ def _period_rules(start: dt.date, options: RateOptions) -> pl.DataFrame:
     return ruleset_frame(rulesets).with_columns(pl.col("rs_list").alias(E.LIST))
 
 
-def _roster(entries: pl.LazyFrame) -> pl.LazyFrame:
-    """One row per (player_key, list): the player's facts from their first entry."""
-    return entries.filter(pl.col("_row") == pl.col(c.PID)).select(
+def _roster(entries: pl.DataFrame) -> pl.LazyFrame:
+    """One row per (player_key, list): the player's facts from their first entry, in the
+    order of ratings.csv (by list when there are several, name and key)."""
+    order = [pl.col(P.NAME), pl.col(c.KEY)]
+    if entries[E.LIST].n_unique() > 1:
+        rank = {lst: i for i, lst in enumerate(LISTS)}
+        order.insert(0, pl.col(E.LIST).replace_strict(rank, return_dtype=pl.Int64))
+    first = entries.lazy().filter(pl.col("_row") == pl.col(c.PID))
+    return first.sort(order).select(
         c.PID,
         c.KEY,
         E.LIST,
@@ -197,20 +200,34 @@ def _roster(entries: pl.LazyFrame) -> pl.LazyFrame:
     )
 
 
+def _entry_totals(games: pl.DataFrame, by_event: bool) -> pl.LazyFrame:
+    """n, Σscore and ΣΔR of the rated games of each player (`c.PID`), and with
+    `by_event` of each player in each event (`event_order`)."""
+    keys = [c.PID, c.EV_ORDER] if by_event else [c.PID]
+    return (
+        games.lazy()
+        .filter(pl.col(c.RATED))
+        .group_by(keys)
+        .agg(
+            pl.len().cast(pl.Int64).alias("n"),
+            pl.col(c.SCORE_H).sum().alias("score_sum"),
+            pl.col(c.DELTA_H).sum().alias("sum_delta"),
+        )
+    )
+
+
 def _rated_players(
     roster: pl.LazyFrame,
-    games: pl.LazyFrame,
+    per_entry: pl.LazyFrame,
     period_rules: pl.DataFrame,
     period_year: int,
     rounding: str,
 ) -> pl.LazyFrame:
-    """K, n, Σscore, ΣPD, ΣΔR, K x ΣΔR and the rounded change per rated player."""
-    rated = games.filter(pl.col(c.RATED))
-    totals = rated.group_by(c.PID).agg(
-        pl.len().cast(pl.Int64).alias("n"),
-        pl.col(c.SCORE_H).sum().alias("score_sum"),
-        pl.col(c.DELTA_H).sum().alias("sum_delta"),
-    )
+    """K, n, Σscore, ΣPD, ΣΔR, K x ΣΔR and the rounded change per rated player
+    (`per_entry`: `_entry_totals`, by event for ``tournament`` rounding)."""
+    totals = per_entry
+    if rounding == "tournament":
+        totals = per_entry.group_by(c.PID).agg(pl.col("n", "score_sum", "sum_delta").sum())
     k0 = derive_k_expr(
         rating=pl.col(c.RO),
         career_games=pl.col(c.CAREER),
@@ -237,8 +254,8 @@ def _rated_players(
         .with_columns((pl.col("k") * pl.col("sum_delta")).alias("change_h"))
     )
     if rounding == "tournament":
-        per_event = rated.group_by(c.PID, c.EV_ORDER).agg(
-            pl.col(c.DELTA_H).sum().alias("sum_delta_event")
+        per_event = per_entry.group_by(c.PID, c.EV_ORDER).agg(
+            pl.col("sum_delta").sum().alias("sum_delta_event")
         )
         by_event = (
             per_event.join(players.select(c.PID, "k"), on=c.PID, how="inner")
@@ -266,26 +283,29 @@ def _rated_players(
 
 
 def _hundredths(name: str) -> pl.Expr:
+    """`_hundredths_expr` of a column."""
+    return _hundredths_expr(pl.col(name))
+
+
+def _hundredths_expr(hundredths: pl.Expr) -> pl.Expr:
     """Int64 hundredths as the Float64 nearest to its two-decimal value, as `h / 100` in
     Python (polars divides by a literal through its reciprocal, which is off by an ulp:
     94 -> 0.9400000000000001; rounding to two decimals restores the nearest double)."""
-    return (pl.col(name).cast(pl.Float64) / 100).round(2)
+    return (hundredths.cast(pl.Float64) / 100).round(2)
 
 
 def _ratings_frame(
-    roster: pl.DataFrame, rated: pl.LazyFrame, initial: pl.LazyFrame
+    roster: pl.DataFrame, rated: pl.DataFrame, initial: pl.DataFrame, entries: int
 ) -> pl.LazyFrame:
-    """ratings.csv's rows (and the workbook's columns), by list, name and key."""
-    order = [pl.col(P.NAME), pl.col(c.KEY)]
-    if roster[E.LIST].n_unique() > 1:
-        rank = {lst: i for i, lst in enumerate(LISTS)}
-        order.insert(0, pl.col(E.LIST).replace_strict(rank, return_dtype=pl.Int64))
-    r = (
-        roster.lazy()
-        .sort(order)
-        .join(rated, on=c.PID, how="left", maintain_order="left")
-        .join(initial, on=[c.KEY, E.LIST], how="left", maintain_order="left")
-    )
+    """ratings.csv's rows (and the workbook's columns), in the roster's order: each
+    player's totals (`rated`, by `c.PID`, a row of the `entries` entries) and initial
+    rating (`initial`, by key and list)."""
+    players = roster.hstack(spread(rated, c.PID, roster[c.PID], entries))
+    if initial.height:
+        players = players.join(initial, on=[c.KEY, E.LIST], how="left", maintain_order="left")
+    else:  # no initial rating: its columns, empty
+        players = players.hstack(initial.drop(c.KEY, E.LIST).clear(players.height))
+    r = players.lazy()
     is_rated = pl.col(c.RO).is_not_null()
     published = pl.col("initial_published").fill_null(False)
     status = (
@@ -345,7 +365,7 @@ def _ratings_frame(
     return r.select(*RATINGS_COLUMNS, *extras)
 
 
-def _games_frame(games: pl.LazyFrame, rated: pl.DataFrame, entries: int) -> pl.LazyFrame:
+def _games_frame(games: pl.DataFrame, rated: pl.DataFrame, entries: int) -> pl.LazyFrame:
     """games.csv's rows (and the workbook's columns): `games` is in games.csv's order,
     `rated` has each rated player's K by `c.PID` (a row of the `entries` entries)."""
     k = pl.repeat(None, entries, dtype=pl.Int64, eager=True).alias("k")
@@ -354,7 +374,7 @@ def _games_frame(games: pl.LazyFrame, rated: pl.DataFrame, entries: int) -> pl.L
     result = code
     for given, shown in RESULT_SHOWN.items():
         result = pl.when(code == given).then(pl.lit(shown)).otherwise(result)
-    g = games.with_columns(
+    g = games.lazy().with_columns(
         pl.lit(k).gather(pl.col(c.PID)).alias("k"),
         result.alias("result"),
         pl.col(G.SCORE).cast(pl.Float64).alias("score"),
@@ -363,9 +383,8 @@ def _games_frame(games: pl.LazyFrame, rated: pl.DataFrame, entries: int) -> pl.L
         _hundredths(c.PD_H).alias("expected"),
         _hundredths(c.DELTA_H).alias("delta"),
     )
-    g = g.with_columns(
-        pl.when(pl.col(c.RATED)).then(pl.col("k") * pl.col(c.DELTA_H)).alias("k_delta")
-    ).with_columns(_hundredths("k_delta").alias("k_delta"))
+    k_delta = pl.when(pl.col(c.RATED)).then(pl.col("k") * pl.col(c.DELTA_H))
+    g = g.with_columns(_hundredths_expr(k_delta).alias("k_delta"))
     extras = [
         E.ID,
         G.NO,
@@ -382,10 +401,10 @@ def _games_frame(games: pl.LazyFrame, rated: pl.DataFrame, entries: int) -> pl.L
     return g.select(*GAMES_COLUMNS, *extras)
 
 
-def _counts_initial(games: pl.LazyFrame, dropped: pl.DataFrame, events: int) -> pl.LazyFrame:
+def _counts_initial(games: pl.DataFrame, dropped: pl.DataFrame, events: int) -> pl.DataFrame:
     """COUNTS: a player-unrated game whose event is not disregarded (`dropped`: the
     player's `c.PID` and `event_order`, null for an event of the pool)."""
-    unrated = pl.col(c.REASON) == "player-unrated"
+    unrated = pl.col("_reason") == REASONS.index("player-unrated")
     # (player, event) as one Int64: the player's first entry row times the events, plus
     # the event (both are row numbers: their product is far below 2**63)
     key = pl.col(c.PID) * events + pl.col(c.EV_ORDER)
@@ -487,45 +506,48 @@ def rate_period(
     period_rules = _period_rules(start, options)
     window = in_window(pending, period) if pending is not None else pending_empty()
     prior = prior_rows(window, period)
-    # A few lazy queries, each collected once: the entries (while the game rows are put
-    # in order: neither needs the other), the game rows, the players' totals, then every
-    # frame of the result; the warnings are read from them.
-    finding = resolve_players(players, ev, registry, start_lists).collect(
-        background=True, engine="in-memory"
-    )
-    ranges = spans(games, [G.ROUND, G.NO, G.OPP])
-    ordered = order_games(games, ev, ranges)
-    entries = finding.fetch_blocking()
+    # A few lazy queries, each collected once: the entries (in a thread, while the game
+    # rows are put in order: neither needs the other), the classified game rows with the
+    # roster, the players' totals, then the games and ratings frames.
+    with ThreadPoolExecutor(1) as thread:
+        finding = thread.submit(
+            lambda: resolve_players(players, ev, registry, start_lists).collect(engine="in-memory")
+        )
+        ranges = spans(games, [G.ROUND, G.NO, G.OPP])
+        ordered = order_games(games, ev, ranges)
+        entries = finding.result()
     once = any(rs.cap_mode == "once-per-event" for rs in rulesets)
-    classified = _collect(classify_games(ordered, ev, entries, once))[0]
+    numbers, names = classify_games(ordered, ev, entries, once)
+    classified, names_out, roster, entry_rows = _collect(
+        numbers, names, _roster(entries), rating_problem_rows(entries)
+    )
+    classified = classified.hstack(names_out)
     initial_q, dropped_q = initial_ratings(classified.lazy(), period_rules, prior)
-    roster_q = _roster(entries.lazy())
     rated_q = _rated_players(
-        roster_q, classified.lazy(), period_rules, start.year, options.rounding
+        roster.lazy(),
+        _entry_totals(classified, options.rounding == "tournament"),
+        period_rules,
+        start.year,
+        options.rounding,
     )
-    initial, dropped, roster, rated, events_out, entry_rows = _collect(
-        initial_q,
-        dropped_q,
-        roster_q,
-        rated_q,
-        _events_frame(ev, classified.lazy(), ranges),
-        rating_problem_rows(entries),
+    initial, dropped, rated, events_out = _collect(
+        initial_q, dropped_q, rated_q, _events_frame(ev, classified.lazy(), ranges)
     )
-    counted = _counts_initial(classified.lazy(), dropped, ev.height)
-    ratings_q = _ratings_frame(roster, rated.lazy(), initial.lazy())
-    games_out, ratings, floor_rows, no_id_rows = _collect(
+    counted = _counts_initial(classified, dropped, ev.height)
+    games_out, ratings = _collect(
         _games_frame(counted, rated, entries.height),
-        ratings_q,
-        _floor_rows(ratings_q),
-        _no_id_rows(ratings_q),
+        _ratings_frame(roster, rated, initial, entries.height),
     )
+    floor_rows = _floor_rows(ratings.lazy()).collect(engine="in-memory")
+    no_id_rows = _no_id_rows(ratings.lazy()).collect(engine="in-memory")
     warnings.extend(rating_problems(entry_rows))
     warnings.extend(_warnings(floor_rows, "below-floor"))
     warnings.extend(_warnings(no_id_rows, "initial-without-fide-id"))
     declared = declared_rows(games_out.lazy(), players, events)
     if declared is not None:
         warnings.extend(declared_problems(declared.collect(engine="in-memory")))
-    pool = _pool_after(window, games_out, ratings, dropped, period)
+    unrated = classified["_reason"] == REASONS.index("player-unrated")
+    pool = _pool_after(window, games_out, ratings, dropped, period, unrated)
     return RateResult(
         games=games_out,
         ratings=ratings,
@@ -542,14 +564,18 @@ def _pool_after(
     ratings: pl.DataFrame,
     dropped: pl.DataFrame,
     period: str,
+    unrated: pl.Series,
 ) -> pl.DataFrame:
     """`pending_after` (pipeline.period.pending), given only the rows it can use: the
-    games toward an initial rating and the ratings of their players and of the pool's."""
-    current = games.filter(pl.col(c.REASON) == "player-unrated")
+    games toward an initial rating (`unrated`: their rows of `games`) and the ratings of
+    their players and of the pool's."""
+    current = games.filter(unrated) if unrated.any() else games.clear()
     keys = pl.concat(
         [current.select(c.KEY, E.LIST), window.select(c.KEY, E.LIST)], how="vertical_relaxed"
     )
-    players = ratings.join(keys, on=[c.KEY, E.LIST], how="semi", maintain_order="left")
+    players = ratings.clear()
+    if keys.height:
+        players = ratings.join(keys, on=[c.KEY, E.LIST], how="semi", maintain_order="left")
     return pending_after(window, current, players, dropped.select(c.KEY, E.LIST, E.ID), period)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.rate import columns as c
+from pipeline.rate.classify import REASONS
 from pipeline.rules.tables import DP_BY_P
 from pipeline.rules.vector import initial_rating_expr
 from schemas.columns import E
@@ -36,8 +37,9 @@ def initial_ratings(
 ) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     """Ru per (player_key, list) and the events disregarded for a zero score.
 
-    `games` is `classify_games`' frame; `period_rules` has one row per list with the
-    ``rs_`` columns of the rule set used for K and initial ratings. Returns two lazy
+    `games` is `classify_games`' frame (the reason by its number, `_reason`);
+    `period_rules` has one row per list with the ``rs_`` columns of the rule set used
+    for K and initial ratings. Returns two lazy
     frames (per player: player_key, list, initial_games, initial_score_h, opponent_sum,
     initial_value, initial_published, ra, p, dp; disregarded: player_key, list,
     event_id, and the player's `c.PID` and `event_order` for an event of the period,
@@ -45,7 +47,8 @@ def initial_ratings(
     (below every event of the period), score_h and opponent_ro.
     """
     columns = [c.KEY, E.LIST, E.ID, c.EV_ORDER, c.SCORE_H, c.OPP_RO]
-    rows = games.filter(pl.col(c.REASON) == "player-unrated").select(*columns, c.PID)
+    unrated = pl.col("_reason") == REASONS.index("player-unrated")
+    rows = games.filter(unrated).select(*columns, c.PID)
     if prior is not None and prior.height:
         earlier = prior.lazy().select(columns).with_columns(pl.lit(None, pl.Int64()).alias(c.PID))
         rows = pl.concat([earlier, rows], how="vertical_relaxed")

@@ -9,8 +9,11 @@ federation's month are joined, sorted and grouped by integers, never string by s
   number); a game row finds its player's and its opponent's through a slot table, or a
   join when the start numbers do not allow one (`EntryRows`); the entry's columns are
   then gathered by that row (`gathered`, `together`).
-- games.csv's order (event order, round, start number) is one sort of Int64 values
+- games.csv's order (event order, round, start number) is found by arithmetic when the
+  rows are full grids, as a TRF gives them (`Grid`), else by one sort of Int64 values
   when the numbers fit (`order_games`); `spans` and `span_bits` say whether they do.
+- A frame with one row per player (by the row of their first entry) is spread over the
+  entries by a scatter and a gather (`spread`), not a join.
 """
 
 from __future__ import annotations
@@ -88,6 +91,15 @@ def together(frame: pl.DataFrame, index: pl.Expr, name: str) -> pl.Expr:
     """Every column of `frame` at row `index` of each row, as one struct column `name`
     (one gather for them all; `unnest` it)."""
     return pl.lit(frame.select(pl.struct(pl.all()).alias(name)).to_series()).gather(index)
+
+
+def spread(per: pl.DataFrame, by: str, rows: pl.Series, size: int) -> pl.DataFrame:
+    """The columns of `per` (one row per value of its column `by`, a row number below
+    `size`) at each of `rows` (values of `by`; null where `per` has none): a left join
+    on row numbers, by a scatter and gathers."""
+    at = pl.repeat(None, size, dtype=pl.Int64, eager=True)
+    at.scatter(per[by], pl.int_range(per.height, dtype=pl.Int64, eager=True))
+    return per.drop(by).select(pl.all().gather(at.gather(rows)))
 
 
 def event_orders(ids: pl.Series, events: pl.DataFrame) -> pl.Series:
@@ -192,6 +204,90 @@ class EntryRows:
         )
 
 
+class Grid:
+    """The game rows as full grids, as a TRF's player lines give them: the rows of each
+    event together, every start number 1..N with every round 1..R once, by start number
+    then round. games.csv's order is then a transposition of each event's block, found
+    by arithmetic (`int_ranges`) rather than by a sort.
+
+    `blocks` has one row per event with game rows, in event order: `event_order`, `_in`
+    (its first row in the input), `_rounds` (R) and `_players` (N).
+    """
+
+    def __init__(self, blocks: pl.DataFrame) -> None:
+        self.blocks = blocks
+        # a number above every block's N (packs an event order and a start number)
+        self.widest = int(blocks.select(pl.col("_players").max()).item()) + 1
+
+    def _rounds(self) -> pl.DataFrame:
+        """One row per (event, round): the block's columns and `_r`, the round - 1."""
+        return self.blocks.select(
+            pl.all().repeat_by(pl.col("_rounds")).explode(),
+            pl.int_ranges(0, pl.col("_rounds")).explode().alias("_r"),
+        )
+
+    def order(self) -> pl.DataFrame:
+        """Per row of games.csv (event order, round, start number): `_row`, its input row,
+        and its `event_order`."""
+        n, r = pl.col("_players"), pl.col("_rounds")
+        start = pl.col("_in") + pl.col("_r")
+        event = pl.col(c.EV_ORDER) * self.widest
+        return self._rounds().select(
+            pl.int_ranges(start, start + n * r, r).explode().alias("_row"),
+            (pl.int_ranges(event, event + n).explode() // self.widest)
+            .set_sorted()
+            .alias(c.EV_ORDER),
+        )
+
+
+def _runs(ids: pl.Series, events: pl.DataFrame) -> pl.DataFrame:
+    """The runs of equal event IDs of the game rows: `_in` (the first row), `_size` and
+    the event's `event_order` (null for an event not in `events`)."""
+    runs = ids.rle().struct.unnest()
+    sizes = runs["len"].cast(pl.Int64)
+    return (
+        pl.DataFrame({E.ID: runs["value"], "_size": sizes, "_in": sizes.cum_sum() - sizes})
+        .join(events.select(E.ID, c.EV_ORDER), on=E.ID, how="left", maintain_order="left")
+        .drop(E.ID)
+    )
+
+
+def _grid(
+    runs: pl.DataFrame, round_: pl.Series, no: pl.Series, ranges: dict[str, Span]
+) -> Grid | None:
+    """The `Grid` of the game rows, or None when they are not full grids (an event in two
+    runs or not in the events, a missing or repeated round or start number, another order)."""
+    if runs.is_empty() or runs[c.EV_ORDER].null_count() or not runs[c.EV_ORDER].is_unique().all():
+        return None
+    round_bits, no_bits = span_bits(ranges.get(G.ROUND)), span_bits(ranges.get(G.NO))
+    if round_bits is None or no_bits is None or round_bits + no_bits > 62:
+        return None
+    last = runs["_in"] + runs["_size"] - 1
+    blocks = runs.with_columns(
+        _rounds=round_.gather(last).cast(pl.Int64), _players=no.gather(last).cast(pl.Int64)
+    )
+    shape = (pl.col("_rounds") >= 1) & (pl.col("_rounds") * pl.col("_players") == pl.col("_size"))
+    if not blocks.select(shape.all()).item():
+        return None
+    # every row where the grid puts it: start number n, round r packed as n * 2**bits + r
+    at = 1 << round_bits
+    seen = no.cast(pl.Int64) * at + round_.cast(pl.Int64)
+    start = pl.col("_n") * at + 1
+    expected = (
+        blocks.select(pl.int_ranges(1, pl.col("_players") + 1).alias("_n"), pl.col("_rounds"))
+        .explode("_n")
+        .select(pl.int_ranges(start, start + pl.col("_rounds")).explode())
+    )
+    if not (expected.to_series() == seen).all():
+        return None
+    return Grid(blocks.sort(c.EV_ORDER).select(c.EV_ORDER, "_in", "_rounds", "_players"))
+
+
+def _repeated(values: pl.Series, sizes: pl.Series) -> pl.Series:
+    """Each value `sizes` times, in order."""
+    return pl.select(pl.lit(values).repeat_by(sizes).explode()).to_series()
+
+
 def order_games(games: pl.DataFrame, events: pl.DataFrame, ranges: dict[str, Span]) -> pl.DataFrame:
     """The game rows (the columns `classify_games` reads) with `event_order`, in
     games.csv's order: event order, round, start number (an event missing from `events`
@@ -199,10 +295,10 @@ def order_games(games: pl.DataFrame, events: pl.DataFrame, ranges: dict[str, Spa
     and start_no. `event_id` is left out when every row's event is in `events` and the
     numbers fit one Int64 key (the caller gathers it from `events` then).
 
-    With such a key the order is one sort of Int64 values packing the event order,
-    round, start number and row (the row in the lowest bits, so that the sorted values
-    say which row goes where and the three keys are read back from them rather than
-    moved); else a sort by the three columns."""
+    Full grids are put in order by arithmetic (`Grid.order`); other rows by one sort of
+    Int64 values packing the event order, round, start number and row (the row in the
+    lowest bits, so that the sorted values say which row goes where and the three keys
+    are read back from them rather than moved), or else by the three columns."""
     columns = [
         optional(games, G.OPP, pl.Int64()).alias(G.OPP),
         optional(games, G.COLOUR, pl.String()).alias(G.COLOUR),
@@ -212,8 +308,14 @@ def order_games(games: pl.DataFrame, events: pl.DataFrame, ranges: dict[str, Spa
         optional(games, G.LINE, pl.Int64()).alias(G.LINE),
         optional(games, G.COLUMN, pl.String()).alias(G.COLUMN),
     ]
-    orders = event_orders(games[E.ID], events)
-    round_, no = games[G.ROUND], games[G.NO]
+    runs = _runs(games[E.ID], events)
+    picked = games.select(*columns, G.ROUND, G.NO).rechunk()  # one copy, read by rows
+    round_, no = picked[G.ROUND], picked[G.NO]
+    grid = _grid(runs, round_, no, ranges)
+    if grid is not None:
+        order = grid.order()
+        return picked[order["_row"]].with_columns(order[c.EV_ORDER])
+    orders = _repeated(runs[c.EV_ORDER], runs["_size"])
     round_bits, no_bits = span_bits(ranges.get(G.ROUND)), span_bits(ranges.get(G.NO))
     if orders.null_count() == 0 and round_bits is not None and no_bits is not None:
         row_bits = _bits(games.height)
@@ -231,6 +333,8 @@ def order_games(games: pl.DataFrame, events: pl.DataFrame, ranges: dict[str, Spa
                 (key // at_round & (1 << round_bits) - 1).cast(round_.dtype).alias(G.ROUND),
                 (key // at_no & (1 << no_bits) - 1).cast(no.dtype).alias(G.NO),
             )
-            return games.select(columns).rechunk()[keys["_row"]].with_columns(keys.drop("_row"))
-    frame = games.select(E.ID, G.ROUND, G.NO, *columns).with_columns(orders)
+            moved = picked.drop(G.ROUND, G.NO)[keys["_row"]]
+            return moved.with_columns(keys.drop("_row"))
+    frame = games.select(E.ID, G.ROUND, G.NO, *columns).rechunk()
+    frame = frame.with_columns(orders.alias(c.EV_ORDER))
     return frame[frame.select(pl.arg_sort_by(c.EV_ORDER, G.ROUND, G.NO)).to_series()]
