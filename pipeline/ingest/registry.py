@@ -229,7 +229,8 @@ def _read_txt(
     only_ids: Collection[int] | None = None,
     names: NameFilter | None = None,
 ) -> pl.DataFrame:
-    lines = read_txt_lines(source, file)
+    # the fast path pays for every line: for a whole read only
+    lines = read_txt_lines(source, file, raw=only_ids is None and names is None)
     header = lines[TEXT][0] if lines.height else None
     layout = parse_txt_header(header or "", list_name)
     if layout is None:

@@ -46,7 +46,8 @@ file); `read_txt_fields` has two paths.
   such values), goes the polars path with the file's layout width, which reads it, reports
   its problems and drops it when blank; its values are put back at its place, so the frame
   and the problems are the polars path's. Every column is then typed by `typed_columns`.
-  With `only_ids` (registry.py filters the lines first) both read the kept lines only.
+  With `only_ids` or names to find, registry.py filters the lines first and the polars
+  path reads the few kept (RAW is not built: its cost is in the whole file's lines).
 """
 
 from __future__ import annotations
@@ -561,9 +562,10 @@ def _separator_for(data: bytes, file: str) -> str:
     )
 
 
-def read_txt_lines(source: Path | bytes, file: str) -> pl.DataFrame:
+def read_txt_lines(source: Path | bytes, file: str, raw: bool = True) -> pl.DataFrame:
     """Every line of a text file as TEXT (line end removed, null when empty) with LINE,
-    and RAW (registry_fixed.line_bytes) when most lines are regular.
+    and RAW (registry_fixed.line_bytes) when most lines are regular and `raw` asks for it
+    (a read that keeps a few lines only reads them faster without).
 
     One polars CSV read with a separator byte that does not occur and no quoting, so each
     line is one field. UTF-8 is read as it is; anything else is decoded like every text
@@ -574,11 +576,11 @@ def read_txt_lines(source: Path | bytes, file: str) -> pl.DataFrame:
     """
     if isinstance(source, Path):
         if source.stat().st_size == 0:
-            return read_txt_lines(b"", file)
+            return read_txt_lines(b"", file, raw)
         try:
             frame = _read_lines_csv(source, _SEPARATORS[0])
         except pl.exceptions.ComputeError:
-            return read_txt_lines(decode_bytes(source.read_bytes()).encode("utf-8"), file)
+            return read_txt_lines(decode_bytes(source.read_bytes()).encode("utf-8"), file, raw)
     else:
         data = source
         if not data.isascii():
@@ -588,6 +590,8 @@ def read_txt_lines(source: Path | bytes, file: str) -> pl.DataFrame:
                 data = decode_bytes(data).encode("utf-8")
         frame = _read_lines_csv(data, _separator_for(data, file))
     frame = frame.rechunk().with_row_index(LINE, offset=1)
+    if not raw:
+        return frame
     return _with_line_bytes(frame, source if isinstance(source, Path) else data)
 
 

@@ -13,6 +13,7 @@ import json
 import math
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import date, datetime
 from enum import Enum
 from pathlib import Path
@@ -193,24 +194,33 @@ def write_outputs(
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = [out_dir / RATINGS_CSV, out_dir / GAMES_CSV]
-    write_ratings_csv(paths[0], result.ratings)
-    write_games_csv(paths[1], result.games)
     if identities is not None:
         paths.append(out_dir / IDENTITIES_CSV)
-        write_identities_csv(paths[-1], identities)
     else:
         (out_dir / IDENTITIES_CSV).unlink(missing_ok=True)  # an earlier run's
     paths.append(out_dir / REPORT_XLSX)
-    notes = write_workbook(
-        paths[-1],
-        ratings=result.ratings,
-        games=result.games,
-        events=result.events,
-        checks=list(result.warnings) if checks is None else checks,
-        skipped=skipped,
-        options=workbook,
-        identities=identities,
-    )
+
+    def write_tables() -> None:
+        write_ratings_csv(paths[0], result.ratings)
+        write_games_csv(paths[1], result.games)
+        if identities is not None:
+            write_identities_csv(paths[2], identities)
+
+    # the CSVs are written beside the workbook's layout (polars releases the GIL); both
+    # are done, or the first error raised, before the summary
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tables") as pool:
+        tables = pool.submit(write_tables)
+        notes = write_workbook(
+            paths[-1],
+            ratings=result.ratings,
+            games=result.games,
+            events=result.events,
+            checks=list(result.warnings) if checks is None else checks,
+            skipped=skipped,
+            options=workbook,
+            identities=identities,
+        )
+        tables.result()
     final = dict(summary)
     timings = summary.get("timings")
     if isinstance(timings, Mapping):
