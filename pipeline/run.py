@@ -235,12 +235,20 @@ def _read_pending(options: RunOptions, loaded: Loaded) -> None:
         loaded.invalid_files.append(str(options.pending))
 
 
-def _all(loaded: Loaded, frame: str) -> pl.DataFrame:
-    """One frame of every event read, concatenated (empty without events)."""
+def _all(loaded: Loaded, frame: str, rechunk: bool = True) -> pl.DataFrame:
+    """One frame of every event read, in one copy (empty without events): stacked as they
+    are when the events' frames share one schema (the readers give the same columns),
+    else aligned by name. `rechunk=False` leaves one chunk per event (the rate stage
+    gathers from them)."""
     import polars as pl
 
-    frames = [getattr(ev, frame) for ev in loaded.events]
-    return pl.concat(frames, how="diagonal_relaxed", rechunk=True) if frames else pl.DataFrame()
+    frames: list[pl.DataFrame] = [getattr(ev, frame) for ev in loaded.events]
+    if not frames:
+        return pl.DataFrame()
+    try:
+        return pl.concat(frames, how="vertical", rechunk=rechunk)
+    except (pl.exceptions.SchemaError, pl.exceptions.ShapeError):
+        return pl.concat(frames, how="diagonal_relaxed", rechunk=rechunk)
 
 
 def _read_decisions(options: RunOptions, loaded: Loaded) -> pl.DataFrame | None:
@@ -334,13 +342,13 @@ def _start_lists(loaded: Loaded, options: RunOptions) -> pl.DataFrame | None:
 
 def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult:
     """Rate the period read (`pipeline.rate.rate_period`): the events' frames stacked
-    (`_stacked`), the players as the identity stage linked them."""
+    (`_all`), the players as the identity stage linked them."""
     from pipeline.rate import RateOptions, rate_period
 
     with timer.stage("rate"):
-        events = _stacked(loaded, "events")
-        players = loaded.identity.players if loaded.identity else _stacked(loaded, "players")
-        games = _stacked(loaded, "games")
+        events = _all(loaded, "events")  # one row each: one chunk, for the gathers by event
+        players = loaded.identity.players if loaded.identity else _all(loaded, "players", False)
+        games = _all(loaded, "games", rechunk=False)
         return rate_period(
             events,
             players,
@@ -355,22 +363,6 @@ def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult
             start_lists=_start_lists(loaded, options),
             pending=loaded.pending,
         )
-
-
-def _stacked(loaded: Loaded, frame: str) -> pl.DataFrame:
-    """One frame of every event, as `_all`, in one copy: stacked as they are when the
-    events' frames share one schema (the readers give the same columns), else aligned
-    by name."""
-    import polars as pl
-
-    frames: list[pl.DataFrame] = [getattr(ev, frame) for ev in loaded.events]
-    if not frames:
-        return pl.DataFrame()
-    small = frame == "events"  # one row each: one chunk, for the gathers by event
-    try:
-        return pl.concat(frames, how="vertical", rechunk=small)
-    except (pl.exceptions.SchemaError, pl.exceptions.ShapeError):
-        return pl.concat(frames, how="diagonal_relaxed", rechunk=small)
 
 
 def _problem_dict(p: Problem) -> dict[str, object]:

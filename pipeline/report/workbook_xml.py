@@ -322,15 +322,6 @@ def sheet_tasks(segments: Iterable[Segment], first_row: int = 1) -> Iterator[Row
         row += segment.height
 
 
-def segment_rows(segment: Segment, first_row: int) -> Iterator[bytes]:
-    """The `<row>` elements of a segment, numbered from `first_row`, in byte chunks."""
-    return (task() for task in segment_tasks(segment, first_row))
-
-
-def sheet_rows(segments: Iterable[Segment], first_row: int = 1) -> Iterator[bytes]:
-    return (task() for task in sheet_tasks(segments, first_row))
-
-
 def text_column_width(expr: pl.Expr) -> pl.Expr:
     return clean_text(expr).str.len_chars().max()
 

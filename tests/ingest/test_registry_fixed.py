@@ -27,19 +27,15 @@ from pipeline.errors import InputError, Problem
 from pipeline.ingest import registry_fixed, registry_txt
 from pipeline.ingest.registry import RegistryLimits, read_registry, read_registry_bytes
 from pipeline.ingest.registry_txt import RAW, read_txt_lines
+from tests.ingest.test_registry import (
+    COMBINED_HEADER,
+    COMBINED_WIDTHS,
+    SINGLE_HEADER,
+    SINGLE_WIDTHS,
+)
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
-COMBINED_HEADER = (
-    "ID Number      Name                                                         "
-    "Fed Sex Tit  WTit OTit           FOA SRtng SGm SK RRtng RGm Rk BRtng BGm BK B-day Flag"
-)
-COMBINED_WIDTHS = (15, 61, 4, 4, 5, 5, 15, 4, 6, 4, 3, 6, 4, 3, 6, 4, 3, 6, 4)
-SINGLE_HEADER = (
-    "ID Number      Name                                                         "
-    "Fed Sex Tit  WTit OTit           FOA NOV26 Gms K  B-day Flag"
-)
-SINGLE_WIDTHS = (15, 61, 4, 4, 5, 5, 15, 4, 6, 4, 3, 6, 4)
 # offsets from the header's tokens, not FIDE's (registry_txt.parse_txt_header)
 ODD_HEADER = (
     "ID Number  Name                    Fed  Sex  Tit   WTit  OTit             FOA  SRtng  "

@@ -24,7 +24,7 @@ from pipeline.rate.classify import (
 from pipeline.rate.rows import _grid, _runs, order_games, spans, spread
 from pipeline.rules.ruleset import LISTS, ruleset_for
 from pipeline.rules.vector import difference_used_expr, expected_expr, ruleset_columns
-from pipeline.run import Loaded, _all, _stacked
+from pipeline.run import Loaded, _all
 from tests.rate.builders import Event, frames, rate
 
 EVENTS = pl.DataFrame({"event_id": ["a", "b", "c"], c.EV_ORDER: [2, 0, 1]})
@@ -282,8 +282,10 @@ def _event(name: str, extra: bool) -> EventData:
 def test_stacked_frames_equal_the_concatenation_by_name(extra: bool) -> None:
     loaded = Loaded(events=[_event("a", False), _event("b", extra), _event("c", False)])
     for frame in ("events", "games"):
-        assert _stacked(loaded, frame).equals(_all(loaded, frame))
-    assert _stacked(Loaded(), "games").equals(_all(Loaded(), "games"))
+        by_name = pl.concat([getattr(e, frame) for e in loaded.events], how="diagonal_relaxed")
+        assert _all(loaded, frame, rechunk=False).equals(by_name)
+        assert _all(loaded, frame).equals(by_name)
+    assert _all(Loaded(), "games", rechunk=False).equals(pl.DataFrame())
 
 
 def test_a_period_with_lower_case_codes_rates_as_with_upper_case() -> None:

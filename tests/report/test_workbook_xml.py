@@ -93,7 +93,7 @@ def _reference(frame: pl.DataFrame, specs: list[wx.CellSpec], first_row: int) ->
 
 
 def _rendered(frame: pl.DataFrame, specs: list[wx.CellSpec], first_row: int) -> bytes:
-    return b"".join(wx.segment_rows(wx.Segment(frame, specs), first_row))
+    return b"".join(task() for task in wx.segment_tasks(wx.Segment(frame, specs), first_row))
 
 
 _TEXTS = st.one_of(
@@ -150,7 +150,7 @@ def test_batches_continue_the_row_numbers(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(wx, "_BATCH_ROWS", 7)
     frame = pl.DataFrame({"t": [f"p{i % 5}" for i in range(30)], "f": [i / 4 for i in range(30)]})
     specs = [wx.CellSpec(text=pl.col("t"), style=1), wx.CellSpec(number=pl.col("f"), style=2)]
-    chunks = list(wx.segment_rows(wx.Segment(frame, specs), 2))
+    chunks = [task() for task in wx.segment_tasks(wx.Segment(frame, specs), 2)]
     assert len(chunks) == 5
     assert b"".join(chunks) == _reference(frame, specs, 2)
 
