@@ -64,10 +64,9 @@ from pipeline.report.workbook_style import (
 from pipeline.report.workbook_xml import (
     EXCEL_MAX_ROWS,
     CellSpec,
-    RowSource,
     Segment,
     clean_text,
-    sheet_tasks,
+    sheet_rows,
 )
 from pipeline.report.workbook_xml import (
     write_package as _write_package,
@@ -423,12 +422,8 @@ def write_workbook(
     props.modified = stamp  # save() stamps the current time; the package gets `stamp`
     core_xml = tostring(props.to_tree())
 
-    rows = {ws.path.lstrip("/"): _row_source(part.segments) for ws, part in sheets}
+    rows = {ws.path.lstrip("/"): sheet_rows(part.segments) for ws, part in sheets}
     template.seek(0)
     with atomic_open(Path(path)) as out:
         _write_package(template, out, rows=rows, core_xml=core_xml, stamp=stamp)
     return layout.notes
-
-
-def _row_source(segments: list[Segment]) -> RowSource:
-    return lambda: sheet_tasks(segments)

@@ -22,7 +22,8 @@ carries its reference (`r="B7"`) only where the cell before it may be missing: t
 reference is optional in SpreadsheetML (ECMA-376 §18.3.1.4; a cell without one is the
 next column of its row, as Excel, LibreOffice and openpyxl read it), and leaving it out
 makes the XML about a fifth smaller and its rendering about twice as fast. Rows always
-carry theirs.
+carry theirs, and each sheet its used range (`<dimension>`, which openpyxl's write-only
+sheets leave out and its read-only reader takes as the sheet's size).
 """
 
 from __future__ import annotations
@@ -329,8 +330,39 @@ def text_column_width(expr: pl.Expr) -> pl.Expr:
 # --- the package ----------------------------------------------------------------------
 
 _SHEET_DATA = re.compile(rb"<sheetData\s*/>|<sheetData>\s*</sheetData>")
+# what may follow <dimension> in a worksheet (ECMA-376 CT_Worksheet: sheetPr, dimension,
+# sheetViews, sheetFormatPr, cols, sheetData)
+_AFTER_DIMENSION = re.compile(rb"<(?:sheetViews|sheetFormatPr|cols|sheetData)[\s/>]")
 
 RowSource = Callable[[], Iterator[RowTask]]
+
+
+@dataclass(frozen=True)
+class SheetRows:
+    """What `write_package` splices into one sheet: the tasks rendering its rows (from
+    row 1) and the sheet's used range, `height` rows by `width` columns, written as its
+    `<dimension>` (which readers such as openpyxl's read-only mode take as the sheet's
+    size). `width` may exceed the widest row, never fall short of it."""
+
+    tasks: RowSource
+    height: int
+    width: int
+
+    @property
+    def dimension(self) -> bytes:
+        if self.height == 0 or self.width == 0:
+            return b'<dimension ref="A1"/>'
+        return f'<dimension ref="A1:{get_column_letter(self.width)}{self.height}"/>'.encode()
+
+
+def sheet_rows(segments: Sequence[Segment]) -> SheetRows:
+    """The `SheetRows` of a sheet made of `segments`, in order from row 1."""
+    filled = [s for s in segments if s.height]
+    return SheetRows(
+        lambda: sheet_tasks(filled),
+        sum(s.height for s in filled),
+        max((len(s.cells) for s in filled), default=0),
+    )
 
 
 def _zipinfo(name: str, stamp: tuple[int, int, int, int, int, int]) -> zipfile.ZipInfo:
@@ -344,12 +376,17 @@ def _zipinfo(name: str, stamp: tuple[int, int, int, int, int, int]) -> zipfile.Z
     return info
 
 
-def _splice(template: bytes, member: str) -> tuple[bytes, bytes]:
+def _splice(template: bytes, member: str, dimension: bytes) -> tuple[bytes, bytes]:
+    """The sheet's XML before and after its rows, with its `dimension` (openpyxl's
+    write-only sheets have none)."""
     found = list(_SHEET_DATA.finditer(template))
-    if len(found) != 1:
-        raise ValueError(f"{member}: expected one empty <sheetData> from openpyxl")
+    if len(found) != 1 or b"<dimension" in template:
+        raise ValueError(f"{member}: expected one empty <sheetData> and no <dimension>")
     match = found[0]
-    return template[: match.start()] + b"<sheetData>", b"</sheetData>" + template[match.end() :]
+    at = _AFTER_DIMENSION.search(template)
+    assert at is not None  # the <sheetData> found
+    head = template[: at.start()] + dimension + template[at.start() : match.start()]
+    return head + b"<sheetData>", b"</sheetData>" + template[match.end() :]
 
 
 def _fast_deflate(member: Any) -> None:
@@ -417,12 +454,12 @@ def write_package(
     source: BinaryIO,
     target: BinaryIO,
     *,
-    rows: Mapping[str, RowSource],
+    rows: Mapping[str, SheetRows],
     core_xml: bytes,
     stamp: datetime,
 ) -> None:
     """Copy the openpyxl package `source` into `target` with fixed entry dates, the given
-    docProps/core.xml, and each sheet in `rows` (zip member name -> row source) filled."""
+    docProps/core.xml, and each sheet in `rows` (zip member name -> its rows) filled."""
     when = (stamp.year, stamp.month, stamp.day, 0, 0, 0) if stamp.year >= 1980 else _ZIP_EPOCH
     with (
         zipfile.ZipFile(source) as zin,
@@ -439,11 +476,12 @@ def write_package(
             if name == "docProps/core.xml":
                 zout.writestr(info, core_xml)
             elif name in rows:
-                head, tail = _splice(zin.read(name), name)
+                sheet = rows[name]
+                head, tail = _splice(zin.read(name), name, sheet.dimension)
                 with zout.open(info, "w", force_zip64=True) as out:
                     _fast_deflate(out)
                     out.write(head)
-                    for chunk in prefetched(rows[name]):
+                    for chunk in prefetched(sheet.tasks):
                         out.write(chunk)
                     out.write(tail)
             else:

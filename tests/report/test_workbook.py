@@ -226,6 +226,32 @@ def test_failed_write_keeps_the_previous_report(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["report.xlsx"]
 
 
+def _used_range(ws: object) -> tuple[int, int]:
+    """Rows and the widest row's last column, from the cells themselves."""
+    rows = list(ws.iter_rows(values_only=True))  # type: ignore[attr-defined]
+    last = [max((i + 1 for i, v in enumerate(row) if v is not None), default=0) for row in rows]
+    return len(rows), max(last, default=0)
+
+
+@pytest.mark.parametrize("row_limit", [None, 6])
+def test_sheets_declare_their_used_range(tmp_path: Path, row_limit: int | None) -> None:
+    """Every sheet's <dimension> is its size as openpyxl's read-only mode reports it (the
+    mode pandas reads with): as many rows as there are, every cell within its columns."""
+    path = tmp_path / "report.xlsx"
+    _write(path, sample_result(), **({} if row_limit is None else {"row_limit": row_limit}))
+    full = load_workbook(path)
+    streamed = load_workbook(path, read_only=True)
+    for ws in streamed.worksheets:
+        rows, widest = _used_range(full[ws.title])
+        assert ws.max_row == rows, ws.title
+        assert ws.max_column is not None, ws.title
+        assert ws.max_column >= widest, ws.title
+        assert [list(r) for r in ws.iter_rows(values_only=True)] == [
+            list(r) + [None] * (ws.max_column - len(r))
+            for r in full[ws.title].iter_rows(values_only=True, max_col=ws.max_column)
+        ], ws.title
+
+
 def test_empty_period_still_makes_a_valid_workbook(tmp_path: Path) -> None:
     path = tmp_path / "report.xlsx"
     result = sample_result()

@@ -221,7 +221,7 @@ def test_package_members_are_deflated_and_verified() -> None:
     wx.write_package(
         source,
         target,
-        rows={"xl/worksheets/sheet1.xml": lambda: wx.sheet_tasks([segment])},
+        rows={"xl/worksheets/sheet1.xml": wx.sheet_rows([segment])},
         core_xml=b"<core/>",
         stamp=datetime(2026, 1, 1),
     )
@@ -231,6 +231,49 @@ def test_package_members_are_deflated_and_verified() -> None:
         assert info.compress_type == zipfile.ZIP_DEFLATED
         assert info.compress_size < info.file_size / 5
         xml = z.read(info.filename)
-    assert xml.startswith(b'<worksheet><sheetData><row r="1">')
+    assert xml.startswith(b'<worksheet><dimension ref="A1:A5000"/><sheetData><row r="1">')
     assert xml.endswith(b"</sheetData></worksheet>")
     assert xml.count(b"<row ") == 5_000
+
+
+@pytest.mark.parametrize(
+    ("template", "head"),
+    [
+        (b"<worksheet><sheetData/></worksheet>", b"<worksheet><DIM/><sheetData>"),
+        (
+            b'<worksheet><sheetPr><outlinePr summaryBelow="1"/></sheetPr><sheetViews>'
+            b"<sheetView/></sheetViews><cols/><sheetData></sheetData><pageSetup/></worksheet>",
+            b'<worksheet><sheetPr><outlinePr summaryBelow="1"/></sheetPr><DIM/><sheetViews>'
+            b"<sheetView/></sheetViews><cols/><sheetData>",
+        ),
+        (
+            b"<worksheet><sheetFormatPr/><sheetData /></worksheet>",
+            b"<worksheet><DIM/><sheetFormatPr/><sheetData>",
+        ),
+    ],
+)
+def test_splice_puts_the_dimension_where_the_schema_wants_it(template: bytes, head: bytes) -> None:
+    before, after = wx._splice(template, "sheet1.xml", b"<DIM/>")
+    assert before == head
+    assert after.startswith(b"</sheetData>")
+
+
+def test_splice_refuses_a_sheet_it_does_not_expect() -> None:
+    with pytest.raises(ValueError, match="one empty <sheetData>"):
+        wx._splice(b"<worksheet><sheetData><row/></sheetData></worksheet>", "s.xml", b"")
+    with pytest.raises(ValueError, match="no <dimension>"):
+        wx._splice(b'<worksheet><dimension ref="A1"/><sheetData/></worksheet>', "s.xml", b"")
+
+
+def test_sheet_rows_span_every_segment() -> None:
+    wide = wx.Segment(pl.DataFrame({"t": ["a", "b"]}), [wx.CellSpec(text=pl.col("t"))] * 28)
+    narrow = wx.Segment(pl.DataFrame({"t": ["c"] * 3}), [wx.CellSpec(text=pl.col("t"))] * 2)
+    empty = wx.Segment(pl.DataFrame({"t": []}, schema={"t": pl.String}), [wx.CellSpec()] * 40)
+    rows = wx.sheet_rows([narrow, empty, wide])
+    assert (rows.height, rows.width) == (5, 28)
+    assert rows.dimension == b'<dimension ref="A1:AB5"/>'
+    assert wx.sheet_rows([empty]).dimension == b'<dimension ref="A1"/>'
+    rendered = b"".join(task() for task in rows.tasks())
+    assert rendered.count(b"<row ") == 5
+    assert rendered.startswith(b'<row r="1">')
+    assert b'<row r="5">' in rendered
