@@ -182,6 +182,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
             if previous is not None and months_between(previous, name) > 1:
                 state = refresh_k(state, name)
             events, players, games = _frames(loaded, period.events)
+            last = None  # the period before is written: its frames go before these come
             with timer.stage("rate"):
                 result = rate_period(
                     events,
