@@ -80,6 +80,7 @@ class ConvertOptions:
     out_dir: Path
     registry: Path | None = None
     list_override: str | None = None
+    jobs: int | None = None  # processes reading the files (pipeline.ingest.parallel)
 
 
 @dataclass(frozen=True)
@@ -130,6 +131,7 @@ def convert_paths(options: ConvertOptions, progress: ProgressFn | None = None) -
         registry=options.registry,
         list_override=options.list_override,
         all_periods=True,
+        jobs=options.jobs,
     )
     loaded = load_inputs(run_options, Timer(), progress)
     outcome = ConvertOutcome(EXIT_OK, options.version)

@@ -114,6 +114,10 @@ class InputError(Exception):
         self.problems: list[Problem] = sorted(problems, key=Problem.sort_key)
         super().__init__("\n".join(str(p) for p in self.problems))
 
+    def __reduce__(self) -> tuple[type[InputError], tuple[list[Problem]]]:
+        # rebuilt from its problems (a worker process hands it back pickled)
+        return (type(self), (self.problems,))
+
     @classmethod
     def single(
         cls, file: str, line: int | None, column: str | None, code: str, message: str

@@ -50,6 +50,7 @@ class RunOptions:
     # elo convert: keep every event read, whatever its period (no period placement)
     all_periods: bool = False
     lang: str = "en"  # --lang: the language of report.xlsx (pipeline.i18n)
+    jobs: int | None = None  # --jobs: processes reading the files (None: by their size)
     today: date = field(default_factory=date.today)
 
 
@@ -116,7 +117,8 @@ class Timer:
 
 def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None = None) -> Loaded:
     """Read and validate every input; collect all problems of all files."""
-    from pipeline.ingest.detect import find_inputs, read_path
+    from pipeline.ingest.detect import find_inputs
+    from pipeline.ingest.parallel import read_paths
     from pipeline.validate.batch import check_events
 
     loaded = Loaded()
@@ -129,16 +131,17 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
 
     total = len(inputs.events)
     read: list[EventData] = []
-    for i, path in enumerate(inputs.events, start=1):
-        if progress is not None:
-            progress(i, total, str(path))
-        loaded.files_read += 1
-        try:
-            with timer.stage("ingest"):
-                read += read_path(path, options.list_override)
-        except InputError as exc:
-            loaded.problems.extend(exc.problems)
-            loaded.invalid_files.append(str(path))
+    with timer.stage("ingest"):
+        files = read_paths(inputs.events, options.list_override, options.jobs)
+        for i, (path, outcome) in enumerate(files, start=1):
+            if progress is not None:
+                progress(i, total, str(path))
+            loaded.files_read += 1
+            if isinstance(outcome, InputError):
+                loaded.problems.extend(outcome.problems)
+                loaded.invalid_files.append(str(path))
+            else:
+                read += outcome
     with timer.stage("validate"):
         # one batch pass; only the events it cannot clear are checked one by one
         for ev, problems in zip(

@@ -138,6 +138,7 @@ def test_tournament_rounding_changes_only_rounding(tmp_path: Path, sample_run: P
         (["--rounding", "game"], "--rounding: expected period or tournament"),
         (["--period", "2026-13"], "--period: expected YYYY-MM"),
         (["--rules", "yesterday"], "--rules: expected a date YYYY-MM-DD"),
+        (["--jobs", "0"], "--jobs: expected a number of processes, at least 1"),
     ],
 )
 def test_usage_errors_exit_2(tmp_path: Path, args: list[str], message: str) -> None:
@@ -193,6 +194,22 @@ def test_module_entry_point_runs() -> None:
     assert done.returncode == 0
     for command in ("calc", "validate", "run", "explain"):
         assert command in done.stdout
+
+
+def test_worker_processes_write_the_same_outputs(tmp_path: Path, sample_run: Path) -> None:
+    """`--jobs 2` through the module entry point: the workers start as fresh interpreters
+    (which import the entry module again) and the files they read rate the same."""
+    out = tmp_path / "reports"
+    done = subprocess.run(
+        [
+            sys.executable, "-m", "pipeline", "run", str(SAMPLES), "--registry", str(REGISTRY),
+            "--out", str(out), "--jobs", "2", "--quiet",
+        ],
+        capture_output=True, text=True, cwd=ROOT, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for name in ("ratings.csv", "games.csv", "identities.csv"):
+        assert (out / name).read_bytes() == (sample_run / name).read_bytes(), name
 
 
 def test_readme_names_the_two_commands() -> None:

@@ -40,6 +40,13 @@ IDENTITIES = typer.Option(
     help="Your decisions on who is who: CSV of file or event, start_no or name, fide_id "
     "(an empty fide_id keeps the player unlinked).",
 )
+JOBS = typer.Option(
+    None,
+    "--jobs",
+    "-j",
+    help="Processes reading the tournament files (default: one per 8 MB of files, up to the "
+    "cores; 1 reads them in this process).",
+)
 NO_NAME_MATCH = typer.Option(
     False, "--no-name-match", help="Link players by FIDE ID only, never by name."
 )

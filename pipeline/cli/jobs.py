@@ -24,6 +24,7 @@ from pipeline.cli.common import (
     EXIT_INPUT,
     EXIT_OK,
     IDENTITIES,
+    JOBS,
     LANG,
     LIST,
     NO_NAME_MATCH,
@@ -52,6 +53,7 @@ def validate(
     ),
     identities: Path | None = IDENTITIES,
     no_name_match: bool = NO_NAME_MATCH,
+    jobs: int | None = JOBS,
 ) -> None:
     """Check files; print every problem as file:line[:column]: message, and what each
     file holds (its kind, crosstable layout, players, rounds and rating list).
@@ -60,6 +62,7 @@ def validate(
     """
     _check_list(list_)
     _check_paths(paths, registry, identities)
+    _check_jobs(jobs)
     rules_date = _parse_date("--rules", rules)
     from pipeline.validate import validate_paths
 
@@ -70,6 +73,7 @@ def validate(
         rules_given=rules_date is not None,
         identities=identities,
         name_match=not no_name_match,
+        jobs=jobs,
     )
     print_problems(report.problems)
     for entry in report.files:
@@ -87,6 +91,12 @@ LIST_CHOICES = ("standard", "rapid", "blitz")
 def _check_list(value: str | None) -> str | None:
     if value is not None and value not in LIST_CHOICES:
         usage_error(f"--list: expected one of standard, rapid, blitz, got {value!r}")
+    return value
+
+
+def _check_jobs(value: int | None) -> int | None:
+    if value is not None and value < 1:
+        usage_error(f"--jobs: expected a number of processes, at least 1, got {value}")
     return value
 
 
@@ -132,10 +142,12 @@ def _run_options(
     skip_invalid: bool,
     identities: Path | None = None,
     no_name_match: bool = False,
+    jobs: int | None = None,
 ) -> RunOptions:
     """The options of run and explain, checked (usage errors exit 2)."""
     _check_list(list_)
     _check_paths(paths, registry, identities)
+    _check_jobs(jobs)
     if rounding not in ("period", "tournament"):
         usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
     if period is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
@@ -153,6 +165,7 @@ def _run_options(
         skip_invalid=skip_invalid,
         identities=identities,
         name_match=not no_name_match,
+        jobs=jobs,
     )
 
 
@@ -210,12 +223,13 @@ def run(
         help="The list of the month before the period: Ro of the events that began then.",
     ),
     lang: str | None = LANG,
+    jobs: int | None = JOBS,
 ) -> None:
     """Rate the events of a rating period; write the workbook, CSV tables and summary."""
     language = pick_lang(lang)
     options = _run_options(
         paths, registry, list_, period, rules, rounding, out, skip_invalid, identities,
-        no_name_match,
+        no_name_match, jobs,
     )  # fmt: skip
     if chain and period is not None:
         usage_error("--chain rates every period found; leave out --period")
@@ -274,11 +288,13 @@ def explain(
     rounding: str = typer.Option("period", "--rounding", help="period or tournament."),
     identities: Path | None = IDENTITIES,
     no_name_match: bool = NO_NAME_MATCH,
+    jobs: int | None = JOBS,
 ) -> None:
     """One player's per-game breakdown, as FIDE's individual-calculation page shows it."""
     options = _run_options(
-        paths, registry, list_, period, rules, rounding, None, False, identities, no_name_match
-    )
+        paths, registry, list_, period, rules, rounding, None, False, identities, no_name_match,
+        jobs,
+    )  # fmt: skip
     outcome = _run_or_exit(options)
     if outcome.result is None:
         print_problems(outcome.loaded.problems)
@@ -310,6 +326,7 @@ def convert(
         "--list",
         help="Rating list of every event (its ratings are written): standard, rapid or blitz.",
     ),
+    jobs: int | None = JOBS,
 ) -> None:
     """Write one TRF file per event (for submission), from any file `elo run` reads.
 
@@ -324,10 +341,11 @@ def convert(
         usage_error("--out: expected the folder to write the TRF files to")
     _check_list(list_)
     _check_paths(paths, registry)
+    _check_jobs(jobs)
     _check_out(out)
     from pipeline.convert import ConvertOptions, convert_paths, summary_lines
 
-    options = ConvertOptions(paths, version, out, registry, list_)
+    options = ConvertOptions(paths, version, out, registry, list_, jobs)
     try:
         with _progress(False) as progress:
             outcome = convert_paths(options, progress)

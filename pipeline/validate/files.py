@@ -233,13 +233,16 @@ def validate_paths(
     rules_given: bool = False,
     identities: Path | None = None,
     name_match: bool = True,
+    jobs: int | None = None,
 ) -> ValidationReport:
     """Find, read and check every input under `paths` (folders searched recursively), and
     the rating list if given; collect every problem of every file. `rules_given`: a
     ``--rules`` date fixes the rule set, so an ambiguous event date does not block.
     The players are linked as `elo run` links them (`pipeline.identity`, with the
-    officer's `identities` and name matching unless `name_match` is off)."""
-    from pipeline.ingest.detect import detect_kind_of, find_inputs, read_path
+    officer's `identities` and name matching unless `name_match` is off). `jobs`: the
+    processes reading the files (pipeline.ingest.parallel)."""
+    from pipeline.ingest.detect import detect_kind_of, find_inputs
+    from pipeline.ingest.parallel import read_paths
 
     report = ValidationReport()
     inputs = find_inputs(paths)
@@ -261,12 +264,10 @@ def validate_paths(
         report.problems.append(Problem(Location(str(path)), "skipped-file", why, Severity.WARNING))
 
     owners: list[FileReport] = []
-    for path in inputs.events:
+    for path, events in read_paths(inputs.events, list_override, jobs):
         entry = FileReport(str(path), detect_kind_of(path))
-        try:
-            events = read_path(path, list_override)
-        except InputError as exc:
-            entry.problems.extend(exc.problems)
+        if isinstance(events, InputError):
+            entry.problems.extend(events.problems)
         else:
             entry.events = len(events)
             for ev in events:

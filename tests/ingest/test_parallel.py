@@ -1,0 +1,111 @@
+"""Reading many files in worker processes gives what reading them one by one gives."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+from polars.testing import assert_frame_equal
+
+from pipeline.errors import InputError, Location, Problem, Severity
+from pipeline.ingest import parallel
+from pipeline.ingest.detect import find_inputs
+from pipeline.ingest.parallel import Outcome, read_paths, workers_for
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "events"
+
+
+def _inputs() -> list[Path]:
+    """Good files of every kind, and broken ones (their errors must come back too)."""
+    found = find_inputs([SAMPLES, FIXTURES / "real", FIXTURES / "invalid"]).events
+    assert len(found) > 20
+    return found
+
+
+def _same(one: Outcome, other: Outcome) -> None:
+    if isinstance(one, InputError):
+        assert isinstance(other, InputError)
+        assert other.problems == one.problems
+        assert str(other) == str(one)
+        return
+    assert not isinstance(other, InputError)
+    assert len(other) == len(one)
+    for mine, theirs in zip(one, other, strict=True):
+        for frame in ("events", "players", "games"):
+            assert_frame_equal(getattr(theirs, frame), getattr(mine, frame))
+        assert theirs.problems == mine.problems
+
+
+def test_workers_read_what_one_process_reads() -> None:
+    paths = _inputs()
+    alone = list(read_paths(paths, jobs=1))
+    together = list(read_paths(paths, jobs=3))  # runs of a few files each, in 3 processes
+    assert [p for p, _ in together] == [p for p, _ in alone] == paths
+    assert any(isinstance(o, InputError) for _, o in alone)
+    for (_, one), (_, other) in zip(alone, together, strict=True):
+        _same(one, other)
+
+
+def test_the_list_option_reaches_the_workers() -> None:
+    paths = _inputs()
+    for (_, one), (_, other) in zip(
+        read_paths(paths, "blitz", jobs=1), read_paths(paths, "blitz", jobs=2), strict=True
+    ):
+        _same(one, other)
+        if not isinstance(other, InputError):
+            assert {ev.events["list"][0] for ev in other} == {"blitz"}
+
+
+def test_an_input_error_survives_pickling() -> None:
+    error = InputError(
+        [
+            Problem(Location("b.trf", 3, "12-15"), "bad-rating", "expected a number, got 'x'"),
+            Problem(Location("a.trf"), "late", "a warning", Severity.WARNING),
+        ]
+    )
+    copy = pickle.loads(pickle.dumps(error))
+    assert isinstance(copy, InputError)
+    assert copy.problems == error.problems
+    assert str(copy) == str(error)
+
+
+_TRF = 20_000  # bytes of a TRF file of 100 players and 10 rounds
+
+
+@pytest.mark.parametrize(
+    ("sizes", "jobs", "cores", "expected"),
+    [
+        ([_TRF] * 1_000, None, 2, 2),  # as many as the cores
+        ([parallel.BYTES_PER_WORKER] * 100, None, 64, parallel.MAX_WORKERS),
+        ([parallel.BYTES_PER_WORKER // 2] * 6, None, 16, 3),  # one per BYTES_PER_WORKER
+        ([_TRF] * 100, None, 16, 1),  # too little to pay for a process
+        ([parallel.BYTES_PER_WORKER * 10], None, 16, 1),  # one file: one process
+        ([_TRF] * 10, 4, 1, 4),  # --jobs is taken as given
+        ([_TRF] * 3, 8, 16, 3),  # but never more than the files
+        ([], 4, 16, 1),
+    ],
+)
+def test_how_many_workers(
+    monkeypatch: pytest.MonkeyPatch, sizes: list[int], jobs: int | None, cores: int, expected: int
+) -> None:
+    monkeypatch.setattr(parallel, "usable_cores", lambda: cores)
+    assert workers_for(sizes, jobs) == expected
+
+
+def test_jobs_below_one_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        workers_for([_TRF] * 10, 0)
+
+
+def test_a_bug_in_a_worker_is_raised_not_swallowed(tmp_path: Path) -> None:
+    """Only InputError is a user's problem; anything else raised in a worker reaches the
+    caller as it would in one process."""
+    folder = tmp_path / "events"
+    folder.mkdir()
+    paths = [folder / f"e{i}.trf" for i in range(4)]
+    for path in paths:
+        path.write_text("012 Open\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="list_override"):
+        list(read_paths(paths, "bullet", jobs=2))
