@@ -65,6 +65,7 @@ from pipeline.report.workbook_xml import (
     EXCEL_MAX_ROWS,
     CellSpec,
     Segment,
+    SharedStrings,
     clean_text,
     sheet_rows,
 )
@@ -422,8 +423,9 @@ def write_workbook(
     props.modified = stamp  # save() stamps the current time; the package gets `stamp`
     core_xml = tostring(props.to_tree())
 
-    rows = {ws.path.lstrip("/"): sheet_rows(part.segments) for ws, part in sheets}
+    strings = SharedStrings()
+    rows = {ws.path.lstrip("/"): sheet_rows(part.segments, strings) for ws, part in sheets}
     template.seek(0)
     with atomic_open(Path(path)) as out:
-        _write_package(template, out, rows=rows, core_xml=core_xml, stamp=stamp)
+        _write_package(template, out, rows=rows, strings=strings, core_xml=core_xml, stamp=stamp)
     return layout.notes

@@ -40,8 +40,9 @@ def _explicit_report(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The sample's report with the reference of every cell after column A written out."""
     columns = wx._columns
 
-    def every_column_with_gaps(frame: object, cells: object) -> list[object]:
-        return [replace(col, gaps=True) for col in columns(frame, cells)]  # type: ignore[arg-type]
+    def every_column_with_gaps(frame: object, cells: object, strings: object) -> list[object]:
+        found = columns(frame, cells, strings)  # type: ignore[arg-type]
+        return [replace(col, gaps=True) for col in found]
 
     with monkeypatch.context() as patched:
         patched.setattr(wx, "_columns", every_column_with_gaps)

@@ -194,7 +194,7 @@ def test_failed_write_leaves_no_file_and_no_temp(
 ) -> None:
     path = tmp_path / "report.xlsx"
 
-    def broken(segment: workbook_xml.Segment, first_row: int) -> object:
+    def broken(segment: workbook_xml.Segment, first_row: int, strings: object) -> object:
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(workbook_xml, "segment_tasks", broken)
@@ -211,12 +211,14 @@ def test_failed_write_keeps_the_previous_report(
     before = path.read_bytes()
     calls = 0
 
-    def rows_then_fail(segment: workbook_xml.Segment, first_row: int) -> object:
+    def rows_then_fail(
+        segment: workbook_xml.Segment, first_row: int, strings: workbook_xml.SharedStrings
+    ) -> object:
         nonlocal calls
         calls += 1
         if calls > 3:
             raise RuntimeError("killed midway")
-        return original(segment, first_row)
+        return original(segment, first_row, strings)
 
     original = workbook_xml.segment_tasks
     monkeypatch.setattr(workbook_xml, "segment_tasks", rows_then_fail)

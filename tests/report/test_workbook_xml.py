@@ -3,6 +3,7 @@ here, the prefetching thread, and the package's deflate."""
 
 from __future__ import annotations
 
+import gc
 import io
 import math
 import re
@@ -92,8 +93,26 @@ def _reference(frame: pl.DataFrame, specs: list[wx.CellSpec], first_row: int) ->
     return "".join(out).encode("utf-8")
 
 
+_SHARED = re.compile(rb' t="s"><v>(\d+)</v>')
+
+
+def _inline(xml: bytes, strings: wx.SharedStrings) -> bytes:
+    """`xml` with each shared-string number replaced by its text inline, as the reference
+    writes it (the same cell, read either way)."""
+    texts = strings.texts().to_list()
+
+    def text(found: re.Match[bytes]) -> bytes:
+        value = texts[int(found[1])]
+        space = ' xml:space="preserve"' if value.strip() != value else ""
+        return f' t="inlineStr"><is><t{space}>{escape(value)}</t></is>'.encode()
+
+    return _SHARED.sub(text, xml)
+
+
 def _rendered(frame: pl.DataFrame, specs: list[wx.CellSpec], first_row: int) -> bytes:
-    return b"".join(task() for task in wx.segment_tasks(wx.Segment(frame, specs), first_row))
+    strings = wx.SharedStrings()
+    tasks = wx.segment_tasks(wx.Segment(frame, specs), first_row, strings)
+    return _inline(b"".join(task() for task in tasks), strings)
 
 
 _TEXTS = st.one_of(
@@ -150,9 +169,10 @@ def test_batches_continue_the_row_numbers(monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr(wx, "_BATCH_ROWS", 7)
     frame = pl.DataFrame({"t": [f"p{i % 5}" for i in range(30)], "f": [i / 4 for i in range(30)]})
     specs = [wx.CellSpec(text=pl.col("t"), style=1), wx.CellSpec(number=pl.col("f"), style=2)]
-    chunks = [task() for task in wx.segment_tasks(wx.Segment(frame, specs), 2)]
+    strings = wx.SharedStrings()
+    chunks = [task() for task in wx.segment_tasks(wx.Segment(frame, specs), 2, strings)]
     assert len(chunks) == 5
-    assert b"".join(chunks) == _reference(frame, specs, 2)
+    assert _inline(b"".join(chunks), strings) == _reference(frame, specs, 2)
 
 
 def test_long_text_is_cut_to_what_a_cell_holds() -> None:
@@ -215,13 +235,17 @@ def test_package_members_are_deflated_and_verified() -> None:
     with zipfile.ZipFile(source, "w") as z:
         z.writestr("xl/worksheets/sheet1.xml", "<worksheet><sheetData/></worksheet>")
         z.writestr("docProps/core.xml", "<core/>")
+        z.writestr("[Content_Types].xml", "<Types></Types>")
+        z.writestr("xl/_rels/workbook.xml.rels", '<Relationships><R Id="rId1"/></Relationships>')
     frame = pl.DataFrame({"t": [f"Player {i}" for i in range(5_000)]})
     segment = wx.Segment(frame, [wx.CellSpec(text=pl.col("t"))])
     target = io.BytesIO()
+    strings = wx.SharedStrings()
     wx.write_package(
         source,
         target,
-        rows={"xl/worksheets/sheet1.xml": wx.sheet_rows([segment])},
+        rows={"xl/worksheets/sheet1.xml": wx.sheet_rows([segment], strings)},
+        strings=strings,
         core_xml=b"<core/>",
         stamp=datetime(2026, 1, 1),
     )
@@ -234,6 +258,14 @@ def test_package_members_are_deflated_and_verified() -> None:
     assert xml.startswith(b'<worksheet><dimension ref="A1:A5000"/><sheetData><row r="1">')
     assert xml.endswith(b"</sheetData></worksheet>")
     assert xml.count(b"<row ") == 5_000
+    with zipfile.ZipFile(target) as z:
+        sst = z.read(wx.SHARED_STRINGS)
+        types = z.read("[Content_Types].xml")
+        rels = z.read("xl/_rels/workbook.xml.rels")
+    assert sst.count(b"<si><t>Player ") == 5_000
+    assert b'uniqueCount="5000"' in sst
+    assert b'PartName="/xl/sharedStrings.xml"' in types
+    assert rels.endswith(b'Target="sharedStrings.xml" Id="rId2"/></Relationships>')
 
 
 @pytest.mark.parametrize(
@@ -269,11 +301,53 @@ def test_sheet_rows_span_every_segment() -> None:
     wide = wx.Segment(pl.DataFrame({"t": ["a", "b"]}), [wx.CellSpec(text=pl.col("t"))] * 28)
     narrow = wx.Segment(pl.DataFrame({"t": ["c"] * 3}), [wx.CellSpec(text=pl.col("t"))] * 2)
     empty = wx.Segment(pl.DataFrame({"t": []}, schema={"t": pl.String}), [wx.CellSpec()] * 40)
-    rows = wx.sheet_rows([narrow, empty, wide])
+    rows = wx.sheet_rows([narrow, empty, wide], wx.SharedStrings())
     assert (rows.height, rows.width) == (5, 28)
     assert rows.dimension == b'<dimension ref="A1:AB5"/>'
-    assert wx.sheet_rows([empty]).dimension == b'<dimension ref="A1"/>'
+    assert wx.sheet_rows([empty], wx.SharedStrings()).dimension == b'<dimension ref="A1"/>'
     rendered = b"".join(task() for task in rows.tasks())
     assert rendered.count(b"<row ") == 5
     assert rendered.startswith(b'<row r="1">')
     assert b'<row r="5">' in rendered
+
+
+def test_shared_strings_number_each_text_once_in_a_stable_order() -> None:
+    strings = wx.SharedStrings()
+    first = strings.numbers(pl.Series(["b", None, "a", "b"]))
+    assert first.to_list() == [1, None, 0, 1]  # new texts sorted
+    gc.collect()  # nothing but the table holds the texts between the calls
+    second = strings.numbers(pl.Series(["c", "a", " pad "]))
+    assert second.to_list() == [3, 0, 2]
+    assert strings.texts().to_list() == ["a", "b", " pad ", "c"]
+    xml = strings.xml()
+    assert xml.endswith(
+        b'uniqueCount="4"><si><t>a</t></si><si><t>b</t></si>'
+        b'<si><t xml:space="preserve"> pad </t></si><si><t>c</t></si></sst>'
+    )
+
+
+def test_shared_strings_are_escaped_xml() -> None:
+    strings = wx.SharedStrings()
+    strings.numbers(pl.Series(["a&b", "<x>", "½ line\nbreak"]))
+    xml = strings.xml()
+    assert b"<t>a&amp;b</t>" in xml
+    assert b"<t>&lt;x&gt;</t>" in xml
+    assert "<t>½ line\nbreak</t>".encode() in xml
+    from xml.etree import ElementTree
+
+    root = ElementTree.fromstring(xml)
+    texts = [
+        t.text for t in root.iter("{http://schemas.openxmlformats.org/spreadsheetml/2006/main}t")
+    ]
+    assert texts == strings.texts().to_list()
+
+
+def test_a_package_without_relationships_is_refused() -> None:
+    source = io.BytesIO()
+    with zipfile.ZipFile(source, "w") as z:
+        z.writestr("[Content_Types].xml", "<Types></Types>")
+    with pytest.raises(ValueError, match=r"workbook\.xml\.rels"):
+        wx.write_package(
+            source, io.BytesIO(), rows={}, strings=wx.SharedStrings(), core_xml=b"",
+            stamp=datetime(2026, 1, 1),
+        )  # fmt: skip
