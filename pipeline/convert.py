@@ -45,7 +45,7 @@ import secrets
 import shutil
 import unicodedata
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import polars as pl
@@ -257,7 +257,7 @@ def _linked(
         players = _registry_ratings(players, str(ev.events[E.LIST][0]), registry)
     if PERSON_KEY in players.columns:
         players = players.drop(PERSON_KEY)
-    return EventData(ev.events, players, ev.games, ev.problems)
+    return replace(ev, players=players)
 
 
 def _registry_ratings(players: pl.DataFrame, list_: str, registry: pl.DataFrame) -> pl.DataFrame:

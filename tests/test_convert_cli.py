@@ -104,9 +104,14 @@ def test_round_trip(
     written = sorted(out.iterdir())
     assert written
     assert all(p.suffix == ".trf" for p in written)
+    dates_written = []
     for path in written:
         event = read_trf(path.read_text(encoding="utf-8"), str(path))
         assert event.events["source"][0] == version
+        dates_written.append(event.round_dates)
+    files = find_inputs([source]).events if source.is_dir() else [source]
+    dates_read = [ev.round_dates for file in files for ev in read_path(file)]
+    assert sorted(dates_written, key=repr) == sorted(dates_read, key=repr)  # record 132
     if source not in sources_seen:
         before = ratings_csv(tmp_path / "source.csv", [source], None, None)
         sources_seen[source] = (before, warning_codes(source))

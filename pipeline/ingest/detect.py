@@ -7,6 +7,7 @@ run over the same tree always sees the same files in the same order.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -201,7 +202,7 @@ def _apply_list(ev: EventData, list_override: str) -> EventData:
         pl.lit(list_override, dtype=pl.String).alias(str(Events.list)),
         pl.lit("option", dtype=pl.String).alias(str(Events.list_source)),
     )
-    return EventData(events, ev.players, ev.games, ev.problems)
+    return dataclasses.replace(ev, events=events)
 
 
 def read_path(path: Path, list_override: str | None = None) -> list[EventData]:
@@ -279,7 +280,7 @@ def settle_list(ev: EventData) -> EventData:
         "(pass --list to say otherwise)",
         Severity.WARNING,
     )
-    return EventData(events, ev.players, ev.games, [*ev.problems, warning])
+    return dataclasses.replace(ev, events=events, problems=[*ev.problems, warning])
 
 
 def _dispatch(path: Path, kind: str, data: bytes) -> list[EventData]:

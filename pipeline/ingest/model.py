@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import date
 
 import polars as pl
 
@@ -17,3 +18,6 @@ class EventData:
     players: pl.DataFrame
     games: pl.DataFrame
     problems: list[Problem] = field(default_factory=list)  # warnings; errors are raised
+    # the date of each round from the first (TRF record 132; None where it gives none),
+    # empty when the file gives no round dates
+    round_dates: tuple[date | None, ...] = ()

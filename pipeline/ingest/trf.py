@@ -42,10 +42,11 @@ from pipeline.ingest.trf_records import (
     TEAM_RECORDS,
     Records,
     events_frame,
+    round_dates,
     scoring,
 )
 from pipeline.ingest.trf_write import write_trf
-from schemas.ingest import GAME_DTYPES, PENDING_CODE, Games
+from schemas.ingest import GAME_DTYPES, PENDING_CODE, Events, Games
 
 __all__ = ["looks_like_trf", "read_trf", "scoring_from_trf", "split_lines", "write_trf"]
 
@@ -188,12 +189,14 @@ def _read_lines(lines: list[str], file: str, columnwise: bool) -> EventData | No
         )
     games, used_rounds = _read_games(columns, file, problems)
     events = events_frame(records, file, used_rounds, problems)
+    dates = round_dates(records, file, events[str(Events.start_date)][0], problems)
     problems.raise_if_errors()
     return EventData(
         events=events,
         players=columns.frame(file),
         games=games,
         problems=problems.warnings,
+        round_dates=dates,
     )
 
 

@@ -31,7 +31,7 @@ file is then not written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
@@ -104,7 +104,7 @@ def fit_event(event: EventData, version: str) -> tuple[EventData, list[Problem]]
         pl.Series(P.NAME, [one_line(str(n or "")) for n in event.players[P.NAME]], pl.String),
         pl.Series(P.TITLE, [_title(t) for t in event.players[P.TITLE]], pl.String),
     )
-    return EventData(events, players, event.games, event.problems), problems
+    return replace(event, events=events, players=players), problems
 
 
 def _title(text: str | None) -> str | None:
@@ -299,10 +299,16 @@ def read_back(
             pl.lit(list_override, dtype=pl.String).alias(E.LIST),
             pl.lit("option", dtype=pl.String).alias(E_LIST_SOURCE),
         )
-        back = EventData(events, back.players, back.games, back.problems)
+        back = replace(back, events=events)
     else:
         back = settle_list(back)
     differences = _event_differences(row, back.events.row(0, named=True), version)
+    if back.round_dates != target.round_dates:
+        written, read = (
+            ", ".join("-" if d is None else str(d) for d in dates) or "none"
+            for dates in (target.round_dates, back.round_dates)
+        )
+        differences.append(f"other round dates: {written} written, {read} read")
     differences += _frame_differences(target.players, back.players, PLAYER_FIELDS, P.NO, "no.")
     differences += _frame_differences(
         _entries(target.games), _entries(back.games), GAME_FIELDS, G.NO, "no."

@@ -12,6 +12,11 @@ by `pipeline.ingest.trf`.
   122 free text, else the words of 092 (``(Standard)``); `time_control` is the 222 value
   when it reads, else the 122 text, else an unreadable 222 as written.
 - `scoring`: record 162 (TRF26), else XXS (TRF(x)), as a JSON object of point values.
+- Round dates (`round_dates`, kept beside the frame in `EventData.round_dates`): record
+  132, ``YY/MM/DD`` from column 92, one a round, 10 columns apart (``YYYY/MM/DD`` fills
+  the 10); a two-digit year is of this century unless that puts it past the event's
+  start year. A slot that holds no such date is a ``bad-round-date`` warning and that
+  round's date unknown.
 - Dates (042, 052) in any form `pipeline.ingest.dates` reads; a form other than year
   first in digits is a ``date-read`` warning that shows the date understood, an ambiguous
   one (``05/06/2020``) an ``ambiguous-date`` warning with the date left out (validation
@@ -180,6 +185,53 @@ def _round_dates(records: Records) -> int:
         return 0
     line = "132 " + found[1]
     return len(line[tf.FIRST_ROUND - 1 :].split())
+
+
+_ROUND_DATE = re.compile(r"(\d{2}|\d{4})/(\d{2})/(\d{2})")
+
+
+def round_dates(
+    records: Records, file: str, start: date | None, problems: ProblemList
+) -> tuple[date | None, ...]:
+    """The date of each round from record 132 (module docstring); () without one."""
+    found = records.first("132")
+    if found is None:
+        return ()
+    line_no, value = found
+    line = "132 " + value
+    slots = [
+        (at, line[at - 1 : at - 1 + tf.ROUND_WIDTH].strip())
+        for at in range(tf.FIRST_ROUND, len(line) + 1, tf.ROUND_WIDTH)
+    ]
+    while slots and not slots[-1][1]:
+        slots.pop()
+    dates: list[date | None] = []
+    for at, text in slots:
+        day = _round_date(text, start)
+        if text and day is None:
+            problems.add(
+                file, line_no, f"{at}-{at + tf.ROUND_WIDTH - 1}", "bad-round-date",
+                f"expected the date of round {len(dates) + 1} as YY/MM/DD, got '{text}'; "
+                "ignored",
+                Severity.WARNING,
+            )  # fmt: skip
+        dates.append(day)
+    return tuple(dates)
+
+
+def _round_date(text: str, start: date | None) -> date | None:
+    match = _ROUND_DATE.fullmatch(text)
+    if match is None:
+        return None
+    year, month, day = (int(part) for part in match.groups())
+    if len(match[1]) == 2:
+        year += 2000
+        if start is not None and year > start.year + 1:
+            year -= 100
+    try:
+        return date(year, month, day)
+    except ValueError:
+        return None
 
 
 def _rating_list(

@@ -1,7 +1,8 @@
 """Write an event's frames as a TRF26 (default) or TRF16 file (LF line ends).
 
 Records written: 012 name, 022 city, 032 federation, 042 / 052 dates, 062 players, 072
-rated players, 092 the rating list's name when known (``Rapid``), the time control, XXR
+rated players, 092 the rating list's name when known (``Rapid``), the time control, 132
+the round dates when the event has them (``YY/MM/DD`` from column 92, one a round), XXR
 rounds, the scoring when the events frame has a `scoring` column, then one 001 line per
 player in start-number order with every round slot in its exact columns. The two
 versions differ only where TRF16 has no record of its own:
@@ -91,6 +92,8 @@ def write_trf(event: EventData, version: str = TRF26) -> str:
     time_control = time_control_record(row, version)
     if time_control is not None:
         record(*time_control)
+    if any(day is not None for day in event.round_dates):
+        lines.append(round_dates_line(event.round_dates))
     rounds = row.get(E_ROUNDS)
     if rounds:
         if version == TRF26:
@@ -106,6 +109,13 @@ def write_trf(event: EventData, version: str = TRF26) -> str:
     for player in players.iter_rows(named=True):
         lines.append(_player_line(player, slots.get(player[P_NO], {})))
     return "\n".join(lines) + "\n"
+
+
+def round_dates_line(dates: tuple[date | None, ...]) -> str:
+    """Record 132: each round's date as ``YY/MM/DD`` in its slot (blank when unknown)."""
+    slots = ["" if day is None else day.strftime("%y/%m/%d") for day in dates]
+    line = "132".ljust(tf.FIRST_ROUND - 1) + "".join(s.ljust(tf.ROUND_WIDTH) for s in slots)
+    return line.rstrip()
 
 
 def one_line(text: str) -> str:

@@ -11,8 +11,9 @@ registration holds, and the officer decides.
   Rating Regulations §1): rapid needs more than 10 and less than 60 minutes for 60 moves,
   blitz more than 3 and at most 10 (base time plus 60 times the increment).
 - ``rounds-per-day`` (Rapid and Blitz Rating Regulations): at most 15 rapid or 30 blitz
-  rounds a day. Files give the event's first and last day, so the check is that the rounds
-  fit in those days (more than 15 x days is certainly too many on some day).
+  rounds a day. Counted on each day when the file dates its rounds (TRF record 132);
+  else from the event's first and last day, that the rounds fit in those days (more than
+  15 x days is certainly too many on some day).
 - ``unequal-times``: the time control gives the two players different times (an
   Armageddon, or a white and a black time that differ); FIDE rates games in which both
   players have the same time.
@@ -26,7 +27,9 @@ of 122 or a crosstable's preamble); an unreadable time control is not guessed at
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
+from datetime import date
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
@@ -121,21 +124,36 @@ def _window(file: str, lst: str, text: str, seconds: Fraction) -> Problem | None
     )
 
 
-def _rounds_per_day(file: str, lst: str, facts: dict[str, object]) -> Problem | None:
+def _rounds_per_day(
+    file: str, lst: str, facts: dict[str, object], dates: Sequence[date | None]
+) -> Problem | None:
     limit = ROUNDS_A_DAY.get(lst)
+    if limit is None:
+        return None
+    days = Counter(d for d in dates if d is not None)
+    if days:
+        day, most = max(days.items(), key=lambda item: (item[1], -item[0].toordinal()))
+        if most <= limit:
+            return None
+        return _problem(
+            file,
+            ROUNDS_PER_DAY,
+            f"{lst} rounds a day: expected at most {limit}, got {most} rounds on {day} "
+            "(the round dates of record 132)",
+        )
     start, end, rounds = facts.get(E.START), facts.get(E.END), facts.get(E.ROUNDS)
-    if limit is None or start is None or not isinstance(rounds, int):
+    if not isinstance(start, date) or not isinstance(rounds, int):
         return None
-    last = end if end is not None else start
-    days = (last - start).days + 1  # type: ignore[operator]
-    if days < 1 or rounds <= limit * days:
+    last = end if isinstance(end, date) else start
+    span = (last - start).days + 1
+    if span < 1 or rounds <= limit * span:
         return None
-    when = f"{start}" if days == 1 else f"{start} to {last}"
+    when = f"{start}" if span == 1 else f"{start} to {last}"
     return _problem(
         file,
         ROUNDS_PER_DAY,
-        f"{lst} rounds a day: expected at most {limit}, got {rounds} rounds in {days} "
-        f"day{'s' * (days != 1)} ({when}), more than {limit} on at least one day",
+        f"{lst} rounds a day: expected at most {limit}, got {rounds} rounds in {span} "
+        f"day{'s' * (span != 1)} ({when}), more than {limit} on at least one day",
     )
 
 
@@ -266,7 +284,7 @@ def rated_event_warnings(events: Sequence[EventData]) -> list[list[Problem]]:
                     )
                 )
         if isinstance(lst, str):
-            found.append(_rounds_per_day(file, lst, row))
+            found.append(_rounds_per_day(file, lst, row, ev.round_dates))
         found.append(_match(file, ev.players))
         out[i] = [p for p in found if p is not None]
     return out

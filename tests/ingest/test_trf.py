@@ -251,6 +251,46 @@ def test_rounds(records: list[str], rounds: int) -> None:
     assert read_trf(text, FILE).events[c(Events.rounds)][0] == rounds
 
 
+def _record_132(*slots: str) -> str:
+    """Record 132 with each text in its round's slot (column 92, 10 apart)."""
+    return ("132".ljust(91) + "".join(s.ljust(10) for s in slots)).rstrip()
+
+
+@pytest.mark.parametrize(
+    ("start", "slots", "dates"),
+    [
+        ("042 2025/03/01", ["25/03/01", "25/03/01", "25/03/02"],
+         (date(2025, 3, 1), date(2025, 3, 1), date(2025, 3, 2))),  # two rounds a day
+        ("042 2025/03/01", ["25/03/01", "", "25/03/03"],
+         (date(2025, 3, 1), None, date(2025, 3, 3))),  # a round without its date
+        ("042 2025/03/01", ["2025/03/01", "2025/03/02"], (date(2025, 3, 1), date(2025, 3, 2))),
+        ("042 1998/12/30", ["98/12/30", "99/01/02"], (date(1998, 12, 30), date(1999, 1, 2))),
+        ("042 1999/12/31", ["99/12/31", "00/01/01"], (date(1999, 12, 31), date(2000, 1, 1))),
+        ("", ["31/01/05"], (date(2031, 1, 5),)),  # no start: this century
+        ("042 2025/03/01", [], ()),  # a blank 132
+    ],
+)  # fmt: skip
+def test_round_dates(start: str, slots: list[str], dates: tuple[date | None, ...]) -> None:
+    text = "\n".join(["012 T", *([start] if start else []), _record_132(*slots), *PLAYERS])
+    event = read_trf(text + "\n", FILE)
+    assert event.round_dates == dates
+    assert event.problems == []
+
+
+def test_an_unreadable_round_date_is_a_warning_naming_its_slot() -> None:
+    text = "\n".join(["012 T", _record_132("25/03/01", "25/13/01", "tomorrow"), *PLAYERS])
+    event = read_trf(text + "\n", FILE)
+    assert event.round_dates == (date(2025, 3, 1), None, None)
+    assert [(p.location.line, p.location.column, p.code) for p in event.problems] == [
+        (2, "102-111", "bad-round-date"),
+        (2, "112-121", "bad-round-date"),
+    ]
+    assert event.problems[0].message == (
+        "expected the date of round 2 as YY/MM/DD, got '25/13/01'; ignored"
+    )
+    assert all(not p.is_error for p in event.problems)
+
+
 @pytest.mark.parametrize(
     ("records", "expected"),
     [

@@ -10,7 +10,7 @@ InputError, nothing else.
 from __future__ import annotations
 
 import string
-from datetime import date
+from datetime import date, timedelta
 
 import polars as pl
 import pytest
@@ -139,6 +139,8 @@ def events(draw: st.DrawFn) -> EventData:
     ]  # fmt: skip
     list_name, list_source, time_control = draw(st.sampled_from(LISTS))
     dates = st.none() | st.dates(date(1990, 1, 1), date(2030, 12, 31))
+    start = draw(dates)
+    event_rounds = rounds + draw(st.integers(min_value=0, max_value=3))
     event = {
         c(Events.event_id): FILE,
         c(Events.file): FILE,
@@ -146,9 +148,9 @@ def events(draw: st.DrawFn) -> EventData:
         c(Events.source): "trf26",
         c(Events.list): list_name,
         c(Events.list_source): list_source,
-        c(Events.start_date): draw(dates),
+        c(Events.start_date): start,
         c(Events.end_date): draw(dates),
-        c(Events.rounds): rounds + draw(st.integers(min_value=0, max_value=3)),
+        c(Events.rounds): event_rounds,
         c(Events.city): draw(st.none() | NAME),
         c(Events.federation): draw(st.none() | FEDERATION),
         c(Events.time_control): time_control,
@@ -160,7 +162,24 @@ def events(draw: st.DrawFn) -> EventData:
         events=pl.DataFrame([event], schema=EVENT_SCHEMA),
         players=pl.DataFrame(players, schema=PLAYER_SCHEMA, orient="row"),
         games=pl.DataFrame(games, schema=GAME_SCHEMA, orient="row"),
+        round_dates=draw(_round_dates(start, event_rounds)),
     )
+
+
+def _round_dates(start: date | None, rounds: int) -> st.SearchStrategy[tuple[date | None, ...]]:
+    """Record 132's dates for an event of `rounds` rounds: none, or some known and some
+    not, the last known (a blank slot at the end is no slot); near the start when known
+    (a two-digit year is read as the one nearest it), else of this century."""
+    if not rounds:
+        return st.just(())
+    day = (
+        st.dates(date(2000, 1, 1), date(2098, 12, 31))
+        if start is None
+        else st.integers(0, 40).map(lambda k: start + timedelta(days=k))
+    )
+    head = st.lists(st.none() | day, max_size=rounds - 1)
+    known = st.tuples(head, day).map(lambda parts: (*parts[0], parts[1]))
+    return st.just(()) | known
 
 
 def _game(
@@ -175,6 +194,7 @@ def assert_round_trip(event: EventData) -> None:
     assert frames_equal(event.events, again.events, ())
     assert frames_equal(event.players, again.players, (c(Players.line),))
     assert frames_equal(event.games, again.games, (c(Games.line), c(Games.column)))
+    assert again.round_dates == event.round_dates
     assert again.problems == []
 
 

@@ -131,6 +131,32 @@ def test_more_rapid_rounds_than_fit_in_the_days(tmp_path: Path) -> None:
     assert _warnings(tmp_path, two_days, "rapid") == []
 
 
+def _dated(text: str, days: list[dt.date]) -> str:
+    """`text` with record 132 giving round r the date days[r - 1]."""
+    slots = "".join(day.strftime("%y/%m/%d").ljust(10) for day in days)
+    lines = text.split("\r\n")
+    lines.insert(3, ("132".ljust(91) + slots).rstrip())
+    return "\r\n".join(lines)
+
+
+def test_rounds_are_counted_on_each_day_the_file_dates_them(tmp_path: Path) -> None:
+    players: list[int | None] = [1500 + 10 * i for i in range(18)]
+    text = _event(players, "15+10", rounds=16, end=DAY + dt.timedelta(days=1))
+    assert _warnings(tmp_path, text, "rapid") == []  # 16 rounds fit in two days
+    second = DAY + dt.timedelta(days=1)
+    crowded = _dated(text, [DAY] + [second] * 15)  # 15 on the second day: allowed
+    assert _warnings(tmp_path, crowded, "rapid") == []
+    (found,) = _warnings(tmp_path, _dated(text, [DAY] * 16), "rapid")
+    assert found.code == "rounds-per-day"
+    assert found.message == (
+        "rapid rounds a day: expected at most 15, got 16 rounds on 2026-11-07 (the round "
+        "dates of record 132) (Rapid and Blitz Rating Regulations)"
+    )
+    # blitz allows 30 a day (15+10 is no blitz time control: that is another warning)
+    blitz = _warnings(tmp_path, _dated(text, [DAY] * 16), "blitz")
+    assert [p.code for p in blitz] == ["blitz-time-control"]
+
+
 def test_a_match_with_an_unrated_player(tmp_path: Path) -> None:
     (found,) = _warnings(tmp_path, _event([2200, None], "90 min + 30 sec", rounds=2))
     assert found.code == "match-unrated-player"
