@@ -2,25 +2,35 @@
 
 Reading a file is mostly Python (slicing TRF lines, openpyxl's cells), which one process
 runs on one core whatever its threads. So a job of many files reads them in worker
-processes, each a fresh interpreter (the "spawn" start method: polars' threads make
-forking unsafe) that reads runs of consecutive files with `read_path` and hands back
-their events. A worker pays for its start (an interpreter importing the readers, some
-0.4 s) and for handing the frames back; measured on TRF files, that is about what
-reading `BYTES_PER_WORKER` bytes costs. So the number of workers is the smaller of the
-cores this process may use and the files' total size over `BYTES_PER_WORKER`; one worker
-reads in this process. `jobs` fixes the number (the `--jobs` option; 1 reads here).
+processes: each a fresh interpreter running `serve` (started as `python -c`, with this
+process's import path, so that it never imports the caller's main module, which may be a
+script without a main guard), reading its share of the files with `read_path` and handing
+back each file's outcome, pickled, through its standard output. The files go out in runs
+of consecutive files, run i to worker i modulo the workers, and the outcomes are taken
+back run by run, so they come in the order of the paths: each file's events or the
+`InputError` that names its problems, exactly as reading them one after another gives
+them. Anything else a worker raises (a bug) is raised here with the worker's traceback.
 
-The results come back in the order of the paths, each file's events or the `InputError`
-that names its problems, exactly as reading them one after another gives them.
+A worker pays for its start (an interpreter importing the readers, some 0.4 s) and for
+handing the frames back; measured on TRF files, that is about what reading
+`BYTES_PER_WORKER` bytes costs. So the number of workers is the smaller of the cores this
+process may use and the files' total size over `BYTES_PER_WORKER`; one worker reads in
+this process. `jobs` fixes the number (the `--jobs` option; 1 reads here).
 """
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+import pickle
+import queue
+import subprocess
+import sys
+import threading
+import traceback
+from collections.abc import Generator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO, cast
 
 from pipeline.errors import InputError
 
@@ -70,31 +80,108 @@ def read_one(path: Path, list_override: str | None) -> Outcome:
         return exc
 
 
-def read_run(paths: Sequence[Path], list_override: str | None) -> list[Outcome]:
-    """`read_one` of consecutive files (what a worker process runs)."""
-    return [read_one(path, list_override) for path in paths]
+def serve(requests: BinaryIO, outcomes: BinaryIO) -> int:
+    """A worker's loop: (paths, list_override) in, then one ("read", outcome) per path
+    out, in order; ("bug", traceback) and exit code 1 when reading raises anything but
+    InputError."""
+    paths, list_override = pickle.load(requests)
+    for path in paths:
+        try:
+            outcome = read_one(Path(path), list_override)
+        except Exception:
+            pickle.dump(("bug", traceback.format_exc()), outcomes)
+            outcomes.flush()
+            return 1
+        pickle.dump(("read", outcome), outcomes, protocol=pickle.HIGHEST_PROTOCOL)
+    outcomes.flush()
+    return 0
+
+
+_BOOT = (
+    "import json, sys; sys.path[:0] = json.loads(sys.argv[1]); "
+    "from pipeline.ingest.parallel import serve; "
+    "raise SystemExit(serve(sys.stdin.buffer, sys.stdout.buffer))"
+)
 
 
 def read_paths(
     paths: Sequence[Path], list_override: str | None = None, jobs: int | None = None
-) -> Iterator[tuple[Path, Outcome]]:
+) -> Generator[tuple[Path, Outcome], None, None]:
     """Each path with its outcome, in order (module docstring)."""
     workers = workers_for([_size(p) for p in paths], jobs)
     if workers == 1:
         for path in paths:
             yield path, read_one(path, list_override)
         return
-    import multiprocessing
-
     size = -(-len(paths) // (workers * _RUNS_PER_WORKER))
     runs = [list(paths[i : i + size]) for i in range(0, len(paths), size)]
-    pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    started: list[_Worker] = []
     try:
-        futures = [pool.submit(read_run, run, list_override) for run in runs]
-        for run, future in zip(runs, futures, strict=True):
-            yield from zip(run, future.result(), strict=True)
+        for w in range(workers):
+            started.append(_Worker([p for run in runs[w::workers] for p in run], list_override))
+        for i, run in enumerate(runs):
+            for path in run:
+                yield path, started[i % workers].outcome(path)
+        for worker in started:
+            worker.finish()
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        for worker in started:
+            worker.stop()
 
 
-__all__ = ["BYTES_PER_WORKER", "read_one", "read_paths", "usable_cores", "workers_for"]
+class _Worker:
+    """A worker process reading `paths`, and a thread taking in its outcomes as they come
+    (a worker never waits on a full pipe while another one's outcomes are taken)."""
+
+    def __init__(self, paths: list[Path], list_override: str | None) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _BOOT, json.dumps(sys.path)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+        )
+        assert self.process.stdin is not None
+        with self.process.stdin:
+            pickle.dump(([str(p) for p in paths], list_override), self.process.stdin)
+        self.outcomes: queue.Queue[tuple[str, object]] = queue.Queue()
+        self.thread = threading.Thread(target=self._take, name="ingest-worker", daemon=True)
+        self.thread.start()
+
+    def _take(self) -> None:
+        out = self.process.stdout
+        assert out is not None
+        try:
+            while True:
+                self.outcomes.put(pickle.load(out))
+        except EOFError:
+            pass
+        except Exception as exc:  # a damaged stream: said where the outcome is asked for
+            self.outcomes.put(("broken", repr(exc)))
+        finally:
+            self.outcomes.put(("end", None))
+
+    def outcome(self, path: Path) -> Outcome:
+        """The outcome of `path`, the next file of this worker's."""
+        kind, value = self.outcomes.get()
+        if kind == "read":
+            return cast(Outcome, value)
+        if kind == "bug":
+            raise RuntimeError(f"{path}: reading it in a worker process raised\n{value}")
+        code = self.process.wait()
+        raise RuntimeError(f"{path}: the worker process reading it ended (exit {code}, {value})")
+
+    def finish(self) -> None:
+        """Every outcome taken: the process must have ended well."""
+        code = self.process.wait()
+        if code != 0:
+            raise RuntimeError(f"a worker process reading the files exited {code}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait()
+        self.thread.join()
+        if self.process.stdout is not None:
+            self.process.stdout.close()
+
+
+__all__ = ["BYTES_PER_WORKER", "read_one", "read_paths", "serve", "usable_cores", "workers_for"]

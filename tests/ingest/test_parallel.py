@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,11 +104,50 @@ def test_jobs_below_one_is_refused() -> None:
 
 def test_a_bug_in_a_worker_is_raised_not_swallowed(tmp_path: Path) -> None:
     """Only InputError is a user's problem; anything else raised in a worker reaches the
-    caller as it would in one process."""
+    caller with the worker's traceback."""
     folder = tmp_path / "events"
     folder.mkdir()
     paths = [folder / f"e{i}.trf" for i in range(4)]
     for path in paths:
         path.write_text("012 Open\n", encoding="utf-8")
-    with pytest.raises(ValueError, match="list_override"):
+    with pytest.raises(RuntimeError, match="reading it in a worker process raised") as caught:
         list(read_paths(paths, "bullet", jobs=2))
+    assert "ValueError: list_override must be one of" in str(caught.value)
+
+
+def test_a_script_without_a_main_guard_reads_once(tmp_path: Path) -> None:
+    """The workers never import the caller's main module: a script calling the readers at
+    its top level runs once, and its files are read."""
+    script = tmp_path / "job.py"
+    script.write_text(
+        "from pathlib import Path\n"
+        "from pipeline.ingest.parallel import read_paths\n"
+        f"paths = sorted(Path({str(SAMPLES)!r}).glob('*.trf')) * 4\n"
+        "outcomes = [o for _, o in read_paths(paths, jobs=2)]\n"
+        "print('ran', len(outcomes), sum(len(o) for o in outcomes))\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, check=False, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])},
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "ran 4 4\n"
+
+
+def _children() -> set[int]:
+    found: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        text = (task / "children").read_text(encoding="ascii")
+        found |= {int(pid) for pid in text.split()}
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
+def test_stopping_early_stops_the_workers() -> None:
+    before = _children()
+    outcomes = read_paths(_inputs(), jobs=2)
+    next(outcomes)
+    assert len(_children() - before) == 2
+    outcomes.close()  # the caller gives up (an error of its own)
+    assert _children() == before
