@@ -4,7 +4,9 @@ A period of 1,000 standard events (TRF), 100 players each (100,000 player entrie
 10 rounds (1,000,000 game rows, both sides of every game), against a synthetic full FIDE
 combined list of 1.64 M players, run through `pipeline.run.run_job` in a child process:
 wall time and peak memory per stage (discover, ingest, validate, registry, identity,
-rate, report).
+rate, report). The files are read by worker processes (pipeline.ingest.parallel) when
+there are enough of them; the largest worker's peak is reported beside the job's, and
+the job runs a third time with `--jobs 1` (every file read in its own process).
 
 The same period is run a second time, in a child of its own, with the FIDE ID of every
 other player line blanked (half of the entries, as crosstables without an ID column
@@ -183,19 +185,23 @@ from bench.pipeline import _loop_rating_stage
 
 folder = Path(sys.argv[1])
 events = sys.argv[2]
+jobs = int(sys.argv[3]) if len(sys.argv) > 3 else None  # None: as elo run chooses
 started = time.perf_counter()
 outcome = run_job(RunOptions(paths=[folder / events], registry=folder / "players_list_foa.txt",
-                             out_dir=folder / ("out-" + events)))
+                             out_dir=folder / ("out-" + events), jobs=jobs))
 wall = time.perf_counter() - started
 res = outcome.result
 assert res is not None, outcome.loaded.errors[:5]
+import resource
+workers_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # the largest
 loaded = outcome.loaded
 identities = loaded.identity.counts if loaded.identity is not None else {}
-if events != "events":
+if events != "events" or jobs is not None:
     changes = dict(res.ratings.filter(pl.col("status") == "rated")
                    .select("fide_id", "change").rows())
     print(json.dumps({"wall": wall, "timings": outcome.timings, "peaks": outcome.peaks,
                       "exit": outcome.exit_code, "identities": identities,
+                      "workers_peak": workers_peak,
                       "players": res.ratings.height,
                       "changes": {str(k): v for k, v in changes.items()}}))
     raise SystemExit(0)
@@ -212,6 +218,7 @@ vec = dict(res.ratings.filter(pl.col("status") == "rated").select("fide_id", "ch
 agree = all(vec.get(p) == c for p, c in changes.items()) and len(changes) == len(vec)
 print(json.dumps({"wall": wall, "timings": outcome.timings, "peaks": outcome.peaks,
                   "exit": outcome.exit_code, "game_rows": res.games.height,
+                  "workers_peak": workers_peak,
                   "rated_rows": int(res.games["rated"].sum()),
                   "players": res.ratings.height, "loop_s": loop_s, "agree": agree,
                   "identities": identities,
@@ -259,6 +266,7 @@ def main() -> None:
         )
         data = run_child(_CHILD, root, str(folder), "events")
         half = run_child(_CHILD, root, str(folder), "stripped")
+        alone = run_child(_CHILD, root, str(folder), "events", "1")  # the files read here
     print(f"exit code {data['exit']}; {data['game_rows']:,} game rows, {data['players']:,} players")
     print(f"{'':<10} {'all FIDE IDs':>17}   {'half stripped':>17}")
     print(f"{'stage':<10} {'seconds':>8} {'peak MB':>8}   {'seconds':>8} {'peak MB':>8}")
@@ -274,6 +282,16 @@ def main() -> None:
     print(
         f"{'total':<10} {data['wall']:8.2f} {peak_all / 1e6:8.0f}   "
         f"{half['wall']:8.2f} {peak_half / 1e6:8.0f}"
+    )
+    print(
+        f"ingest worker processes: the largest peaked at {data['workers_peak'] / 1e6:.0f} MB "
+        f"(all IDs) and {half['workers_peak'] / 1e6:.0f} MB (half stripped), while the job "
+        "itself was still small (its peak at the end of ingest is in the table)"
+    )
+    print(
+        f"the same job with --jobs 1 (every file read in the job's own process): ingest "
+        f"{alone['timings']['ingest']:.2f} s against {data['timings']['ingest']:.2f} s, "
+        f"total {alone['wall']:.2f} s against {data['wall']:.2f} s"
     )
     ids = half["identities"]
     same = sum(half["changes"].get(k) == v for k, v in data["changes"].items())

@@ -1,25 +1,28 @@
 """Reading many tournament files: in worker processes when there are enough of them.
 
 Reading a file is mostly Python (slicing TRF lines, openpyxl's cells), which one process
-runs on one core whatever its threads. So a job of many files reads them in worker
-processes: each a fresh interpreter running `serve` (started as `python -c`, with this
-process's import path, so that it never imports the caller's main module, which may be a
-script without a main guard), reading its share of the files with `read_path` and handing
-back each file's outcome, pickled, through its standard output. The files go out in runs
-of consecutive files, run i to worker i modulo the workers, and the outcomes are taken
-back run by run, so they come in the order of the paths: each file's events or the
+runs on one core whatever its threads. So a job of many files is read by several
+processes: this one and workers, each a fresh interpreter running `serve` (started as
+`python -c` with this process's import path, so that it never imports the caller's main
+module, which may be a script without a main guard). The files are cut into contiguous
+shares of about equal bytes, one a process; this process reads the first share, the
+larger by what a worker reads while it starts (`START_BYTES`), while each worker reads
+its share with `read_path` and hands back each file's outcome, pickled, through its
+standard output, taken in by a thread as it comes. So the outcomes come in the order of
+the paths, this process's first (and the progress with them): each file's events or the
 `InputError` that names its problems, exactly as reading them one after another gives
 them. Anything else a worker raises (a bug) is raised here with the worker's traceback.
 
-A worker pays for its start (an interpreter importing the readers, some 0.4 s) and for
+A worker pays for its start (an interpreter importing the readers, some 0.5 s) and for
 handing the frames back; measured on TRF files, that is about what reading
-`BYTES_PER_WORKER` bytes costs. So the number of workers is the smaller of the cores this
-process may use and the files' total size over `BYTES_PER_WORKER`; one worker reads in
-this process. `jobs` fixes the number (the `--jobs` option; 1 reads here).
+`BYTES_PER_WORKER` bytes costs. So the number of processes is the smaller of the cores
+this process may use and the files' total size over `BYTES_PER_WORKER`: below that, this
+process reads everything. `jobs` fixes the number (the `--jobs` option; 1 reads here).
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import pickle
@@ -28,6 +31,7 @@ import subprocess
 import sys
 import threading
 import traceback
+from bisect import bisect_left
 from collections.abc import Generator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, cast
@@ -38,8 +42,8 @@ if TYPE_CHECKING:
     from pipeline.ingest.model import EventData
 
 BYTES_PER_WORKER = 8_000_000  # some 400 TRF files of 100 players and 10 rounds
+START_BYTES = 4_000_000  # what this process reads while a worker starts (TRF files)
 MAX_WORKERS = 8  # beyond this, handing the frames back costs more than reading them
-_RUNS_PER_WORKER = 4  # runs of files per worker: a slow run delays the others less
 
 Outcome = list["EventData"] | InputError
 
@@ -53,8 +57,9 @@ def usable_cores() -> int:
 
 
 def workers_for(sizes: Sequence[int], jobs: int | None = None) -> int:
-    """How many processes read files of `sizes` bytes: `jobs` when given (at most one a
-    file), else one per `BYTES_PER_WORKER` bytes up to the usable cores and MAX_WORKERS."""
+    """How many processes (this one and the workers) read files of `sizes` bytes: `jobs`
+    when given (at most one a file), else one per `BYTES_PER_WORKER` bytes up to the
+    usable cores and MAX_WORKERS."""
     if jobs is not None:
         if jobs < 1:
             raise ValueError(f"jobs must be at least 1, got {jobs}")
@@ -104,25 +109,37 @@ _BOOT = (
 )
 
 
+def share_ends(sizes: Sequence[int], processes: int) -> list[int]:
+    """Where each process's share of the files ends (module docstring): contiguous, none
+    empty, about equal in bytes, the first larger by START_BYTES (at most by half a
+    share, so that small jobs are shared too). One end when it is all one share."""
+    total = sum(sizes)
+    bias = min(START_BYTES, total // (2 * processes))
+    each = (total - bias) / processes
+    cumulative = list(itertools.accumulate(sizes))
+    ends: list[int] = []
+    for k in range(1, processes):
+        end = bisect_left(cumulative, bias + k * each) + 1
+        if (not ends or end > ends[-1]) and end < len(sizes):
+            ends.append(end)
+    return [*ends, len(sizes)]
+
+
 def read_paths(
     paths: Sequence[Path], list_override: str | None = None, jobs: int | None = None
 ) -> Generator[tuple[Path, Outcome], None, None]:
     """Each path with its outcome, in order (module docstring)."""
-    workers = workers_for([_size(p) for p in paths], jobs)
-    if workers == 1:
-        for path in paths:
-            yield path, read_one(path, list_override)
-        return
-    size = -(-len(paths) // (workers * _RUNS_PER_WORKER))
-    runs = [list(paths[i : i + size]) for i in range(0, len(paths), size)]
+    sizes = [_size(p) for p in paths]
+    ends = share_ends(sizes, workers_for(sizes, jobs))
     started: list[_Worker] = []
     try:
-        for w in range(workers):
-            started.append(_Worker([p for run in runs[w::workers] for p in run], list_override))
-        for i, run in enumerate(runs):
-            for path in run:
-                yield path, started[i % workers].outcome(path)
-        for worker in started:
+        for low, high in itertools.pairwise(ends):
+            started.append(_Worker(list(paths[low:high]), list_override))
+        for path in paths[: ends[0]]:
+            yield path, read_one(path, list_override)
+        for worker, (low, high) in zip(started, itertools.pairwise(ends), strict=True):
+            for path in paths[low:high]:
+                yield path, worker.outcome(path)
             worker.finish()
     finally:
         for worker in started:
@@ -184,4 +201,12 @@ class _Worker:
             self.process.stdout.close()
 
 
-__all__ = ["BYTES_PER_WORKER", "read_one", "read_paths", "serve", "usable_cores", "workers_for"]
+__all__ = [
+    "BYTES_PER_WORKER",
+    "read_one",
+    "read_paths",
+    "serve",
+    "share_ends",
+    "usable_cores",
+    "workers_for",
+]

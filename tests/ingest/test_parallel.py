@@ -97,6 +97,35 @@ def test_how_many_workers(
     assert workers_for(sizes, jobs) == expected
 
 
+@pytest.mark.parametrize(
+    ("sizes", "processes"),
+    [
+        ([20_000] * 1_000, 2),
+        ([20_000] * 1_000, 3),
+        ([100] * 7, 3),  # a small job is shared too
+        ([5, 1, 1, 1, 1, 1, 1, 30_000_000], 4),  # one large file: a share of its own
+        ([10] * 3, 8),
+        ([0] * 5, 2),
+        ([7], 1),
+    ],
+)
+def test_shares_cover_every_file_once_this_process_first(sizes: list[int], processes: int) -> None:
+    ends = parallel.share_ends(sizes, processes)
+    assert ends[-1] == len(sizes)
+    assert ends == sorted(set(ends))  # no share is empty
+    assert len(ends) <= processes
+    starts = [0, *ends[:-1]]
+    shares = [sum(sizes[a:b]) for a, b in zip(starts, ends, strict=True)]
+    if len(shares) > 1 and len(set(sizes)) == 1:  # equal files: the first share is larger
+        assert shares[0] >= max(shares[1:])
+
+
+def test_the_first_share_covers_a_workers_start() -> None:
+    ends = parallel.share_ends([20_000] * 1_000, 2)  # 20 MB of TRF files, two processes
+    first, second = ends[0] * 20_000, (1_000 - ends[0]) * 20_000
+    assert first - second == pytest.approx(parallel.START_BYTES, abs=40_000)
+
+
 def test_jobs_below_one_is_refused() -> None:
     with pytest.raises(ValueError, match="at least 1"):
         workers_for([_TRF] * 10, 0)
@@ -104,15 +133,19 @@ def test_jobs_below_one_is_refused() -> None:
 
 def test_a_bug_in_a_worker_is_raised_not_swallowed(tmp_path: Path) -> None:
     """Only InputError is a user's problem; anything else raised in a worker reaches the
-    caller with the worker's traceback."""
-    folder = tmp_path / "events"
-    folder.mkdir()
-    paths = [folder / f"e{i}.trf" for i in range(4)]
-    for path in paths:
-        path.write_text("012 Open\n", encoding="utf-8")
-    with pytest.raises(RuntimeError, match="reading it in a worker process raised") as caught:
-        list(read_paths(paths, "bullet", jobs=2))
-    assert "ValueError: list_override must be one of" in str(caught.value)
+    caller with the worker's traceback, and the worker ends."""
+    path = tmp_path / "e.trf"
+    path.write_text("012 Open\n", encoding="utf-8")
+    worker = parallel._Worker([path, path], "bullet")  # not a list: read_path raises
+    try:
+        with pytest.raises(RuntimeError, match="reading it in a worker process raised") as caught:
+            worker.outcome(path)
+        assert "ValueError: list_override must be one of" in str(caught.value)
+        assert worker.process.wait() == 1
+    finally:
+        worker.stop()
+    with pytest.raises(ValueError, match="list_override"):  # read here: raised as it is
+        list(read_paths([path] * 4, "bullet", jobs=2))
 
 
 def test_a_script_without_a_main_guard_reads_once(tmp_path: Path) -> None:
@@ -146,7 +179,7 @@ def _children() -> set[int]:
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="needs Linux's /proc")
 def test_stopping_early_stops_the_workers() -> None:
     before = _children()
-    outcomes = read_paths(_inputs(), jobs=2)
+    outcomes = read_paths(_inputs(), jobs=3)  # this process and two workers
     next(outcomes)
     assert len(_children() - before) == 2
     outcomes.close()  # the caller gives up (an error of its own)
