@@ -19,11 +19,12 @@ are null. Every problem of the file is raised together in one InputError (at mos
 `RegistryLimits.max_problems` listed).
 
 Speed (bench/registry.py, 1.64 M-line combined list, 269 MB, 2 cores): polars reads the
-lines (one column) in ~0.2 s; the whole read takes ~1 s at ~1.2 GB peak, 4-5x the plain
-read (the 3x target is missed): the line read itself, the names cut by polars, and
-numpy's pass over the regular lines' bytes for the other fields (registry_txt,
-registry_fixed). With `only_ids` of 100,000 players a read takes ~0.4 s. The XML takes
-~25 s per million players (expat calls back into Python per element) in bounded memory.
+lines (one column) in ~0.22 s; the whole read takes ~0.6-0.7 s at ~1 GB peak, about 3x
+the plain read: numpy finds the lines and reads the regular ones' fields from the mapped
+bytes in two threads, polars reads the few other lines as text, copies the names out of
+the bytes and types the columns (registry_raw, registry_fixed, registry_fast). With
+`only_ids` of 100,000 players a read takes ~0.4 s. The XML takes ~25 s per million
+players (expat calls back into Python per element) in bounded memory.
 """
 
 from __future__ import annotations

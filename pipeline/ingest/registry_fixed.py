@@ -1,62 +1,57 @@
-"""The fast path of the TXT rating-list reader: regular lines cut and typed with numpy.
+"""The fast path of the TXT rating-list reader: the fields of the regular lines read with
+numpy.
 
 Nearly every line of a FIDE list has the same length, and then every field sits at its
 header offset. For those lines registry_txt's polars path (the reference, which handles
 every line) spends some 50-90 ns per field and line on a string slice, a strip and a cast;
-this module reads the numbers and short text fields of the same lines from the file's
-bytes instead, a few numpy operations per field and block of lines.
+`read_fixed` reads the same fields from the lines' bytes instead (RAW, registry_raw), a
+few numpy operations per field and block of rows.
 
-- `line_bytes` (for `read_txt_lines`): RAW, a fixed-size UInt8 array column holding each
-  line's bytes with its line end. It is made of zero-copy views of the file's bytes (a
-  file is mapped, `map_file`), one chunk per run of lines of the file's most common length
-  and line end ("regular" lines); the other rows hold zeros. The line starts follow from
-  polars' own line lengths (TEXT), checked against the size of the file and the line ends
-  (`_line_starts`), so RAW's rows are TEXT's lines.
-- `read_fixed` (for `read_txt_fields`): the plan's fields of every RAW row, by blocks of
-  rows. The bytes a plan needs are covered by as few 8-byte loads per row as possible
-  (`_Windows`: strided views of the rows, copied a few thousand rows at a time while they
-  are in the CPU cache); each field is cut from them with a shift and a mask. A number must
-  be digits followed by blanks, or all blanks (null): per byte, digit or not, with
-  carry-free word arithmetic, then the digits are aligned and combined with three
-  multiplications (SWAR); a FIDE ID takes two words. A group of numbers that are blank
-  together on most lines (each list's rating, games and K) is tested blank on the loads,
-  and its numbers are read on the other rows only. A short text field (Fed, Sex, the
-  titles, Flag) is keyed by its first three bytes on its non-blank rows (by all of its
-  bytes when it is longer), and the distinct keys are decoded once.
-- A row is left to the polars path (`FixedFields.fallback`) when it is not a regular line
-  (its line end is not where it should be, or it holds a byte of a multi-byte character,
-  so that characters are not bytes), or any of its numbers is anything but the two forms
-  above (a sign, an inner or leading blank, more than 18 digits), or its FIDE ID is blank
-  or 0. Every value `convert_fields` would report is such a case, so the problems of a
-  file are found, and reported, on the polars path, which also reads the over-long lines.
+- The rows go by blocks of _OUTER, handed to a few threads as they are free (numpy works
+  without the GIL; each block writes its own rows of the results). The bytes a plan needs
+  are covered by as few 8-byte loads per row as possible (`_Windows`: strided views of
+  the rows, copied a few thousand rows at a time while they are in the CPU cache); each
+  field is cut from them with a shift and a mask.
+- A number must be digits followed by blanks, or all blanks (null): per byte, digit or
+  not, with carry-free word arithmetic, then the digits are aligned and combined with
+  three multiplications (SWAR); a FIDE ID takes two words. A group of numbers that are
+  blank together on most lines (each list's rating, games and K) is tested blank on the
+  loads, and its numbers are read on the other rows only.
+- A short text field (Fed, Sex, the titles, Flag) is keyed by its first three bytes (by
+  all of its bytes when it is longer), on a block's non-blank rows only when the last
+  block read had few, and the distinct keys are decoded once. A longer one (the name) is
+  measured: the length of its value without the trailing blanks, by the same word
+  arithmetic; polars then copies the values out of the rows' bytes (`bin.slice`), block
+  by block.
+- A row is left to the polars path (`FixedFields.fallback`) when it does not end with the
+  layout's line end (a row of zeros for a line that is not regular, or a regular line with
+  the other kind of line end), or any of its numbers is anything but the two forms above
+  (a sign, an inner or leading blank, more than 18 digits), or its FIDE ID is blank or 0,
+  or a long text starts with a blank. Every value `convert_fields` would report is such a
+  case, so the problems of a file are found, and reported, on the polars path, which also
+  reads the over-long lines.
 
-The names (text fields of more than 16 bytes) are not read here: registry_txt cuts them
-with polars (they need real strings), and types everything with `typed_columns` (the
-zero-is-null and blank-is-null rules stay where they are defined).
+registry_fast types everything with `typed_columns` (the zero-is-null and blank-is-null
+rules stay where they are defined).
 """
 
 from __future__ import annotations
 
-import mmap
+import threading
+from collections.abc import Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
-from pipeline.ingest.registry_txt import RAW
+from pipeline.ingest.registry_raw import THREADS
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
 
-    Buffer = bytes | mmap.mmap
-
-_MIN_LENGTH = 8  # a regular line holds at least one 8-byte load
-_MAX_LENGTH = 1 << 12  # and is shorter than this (longer lengths are counted as one)
-_MAX_RUNS = 512  # more runs of regular lines than this: RAW is copied into one chunk
-_BOM = b"\xef\xbb\xbf"
-_PIECE = 1 << 24  # bytes scanned at once for line ends
 _OUTER = 65_536  # rows whose words are combined at once (few numpy calls per row)
 _INNER = 8_192  # rows loaded at once (their bytes stay in the CPU cache between loads)
 _SORT_BELOW = 1 << 16  # fewer keys than this: the distinct ones are found by sorting
@@ -65,134 +60,13 @@ _U64 = np.uint64
 _ZEROS = _U64(0x3030303030303030)  # b"00000000"
 _BLANKS = _U64(0x2020202020202020)  # b"        "
 _NINE_UP = _U64(0x7676767676767676)  # + (0x80 - 10): bit 7 set on bytes of 10 or more
+_LOW = _U64(0x7F7F7F7F7F7F7F7F)
 _HIGH = _U64(0x8080808080808080)
 _ONES = _U64(0x0101010101010101)
 _PAIRS = _U64(0x000000FF000000FF)
 _MUL_A = _U64(100 + (1_000_000 << 32))
 _MUL_B = _U64(1 + (10_000 << 32))
 _POW10 = np.array([10**k for k in range(9)], dtype=np.uint64)
-
-
-def map_file(path: Path) -> mmap.mmap:
-    """The file's bytes, mapped read-only (no copy; pages are read as they are touched).
-    The mapping lives as long as the arrays viewing it."""
-    with path.open("rb") as handle:
-        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-
-
-def line_bytes(data: Buffer, lengths: NDArray[np.int64]) -> pl.Series | None:
-    """RAW for the lines polars read from `data` (`lengths`: their lengths in bytes,
-    line ends excluded), or None when fewer than half of the lines after the first are
-    regular (module docstring). The rows are views of `data`: it lives as long as RAW."""
-    count = lengths.size
-    if count < 2:
-        return None
-    counts = np.bincount(np.minimum(lengths[1:], _MAX_LENGTH))
-    length = int(counts.argmax())
-    if not _MIN_LENGTH <= length < _MAX_LENGTH or 2 * int(counts[length]) < count - 1:
-        return None
-    buffer = np.frombuffer(data, dtype=np.uint8)
-    first = len(_BOM) if buffer[: len(_BOM)].tobytes() == _BOM else 0
-    located = _line_starts(buffer, lengths, first, length)
-    if located is None:
-        return None
-    starts, ends = located
-    common = lengths == length
-    end = int(np.bincount(ends[common]).argmax())
-    stride = length + end
-    regular = common & (ends == end) & (starts + stride <= buffer.size)
-    if 2 * int(regular.sum()) < count - 1:
-        return None
-    bounds = np.concatenate(([0], np.flatnonzero(np.diff(regular)) + 1, [count]))
-    if bounds.size - 1 > _MAX_RUNS:
-        return _copied_rows(buffer, starts, regular, stride)
-    chunks: list[pl.Series] = []
-    for low, high_row in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
-        rows = high_row - low
-        if regular[low]:
-            at = int(starts[low])
-            piece = buffer[at : at + rows * stride]
-        else:
-            piece = np.zeros(rows * stride, dtype=np.uint8)
-        chunks.append(pl.Series(RAW, piece).reshape((rows, stride)))
-    return pl.concat(chunks, rechunk=False)
-
-
-def _line_starts(
-    buffer: NDArray[np.uint8], lengths: NDArray[np.int64], first: int, length: int
-) -> tuple[NDArray[np.int64], NDArray[np.int64]] | None:
-    """Offset of each line in `buffer` and the length of its line end (0 for a last line
-    without one), or None when the line ends cannot be matched with polars' lines.
-
-    The common case is the first line's kind of line end throughout. It is taken when the
-    lines and their line ends add up to the size of the buffer and the lines that are not
-    `length` bytes long (few) have their line end where it should be. The lines of
-    `length` bytes are checked by `read_fixed`, row by row, as they are read: a line end of
-    the other kind among them moves the following rows by a byte (two such by two, and
-    more would not add up), which that check, or the next line of another length, catches;
-    the rows are never off by a whole line. Otherwise the line ends are found."""
-    size = buffer.size
-    if first + lengths[0] >= size:
-        return None
-    end = 2 if buffer[first + lengths[0]] == 0x0D else 1
-    starts = np.empty(lengths.size, dtype=np.int64)
-    starts[0] = first
-    np.cumsum(lengths[:-1] + end, out=starts[1:])
-    starts[1:] += first
-    last = int(starts[-1] + lengths[-1])
-    if last <= size:
-        ends = np.full(lengths.size, end, dtype=np.int64)
-        ends[-1] = _last_end(buffer, last)
-        whole = last + int(ends[-1]) == size or (last == size - 1 and buffer[last] == 0x0D)
-        other = np.flatnonzero(lengths[:-1] != length)
-        newlines = starts[other] + lengths[other] + (end - 1)
-        at_ends = bool((buffer[newlines] == 0x0A).all())
-        if at_ends and end == 2:
-            at_ends = bool((buffer[newlines - 1] == 0x0D).all())
-        if whole and at_ends:
-            return starts, ends
-    found = _newlines(buffer)
-    if found.size not in (lengths.size, lengths.size - 1):
-        return None
-    starts = np.concatenate(([first], found[: lengths.size - 1] + 1))
-    ends = np.zeros(lengths.size, dtype=np.int64)
-    ends[: found.size] = found - (starts[: found.size] + lengths[: found.size]) + 1
-    if not ((ends[: found.size] >= 1) & (ends[: found.size] <= 2)).all():
-        return None
-    if not (buffer[(starts + lengths)[ends == 2]] == 0x0D).all():
-        return None
-    return starts, ends
-
-
-def _last_end(buffer: NDArray[np.uint8], at: int) -> int:
-    """Length of the line end at `at` (where the last line's text ends)."""
-    if at < buffer.size and buffer[at] == 0x0A:
-        return 1
-    if at + 1 < buffer.size and buffer[at] == 0x0D and buffer[at + 1] == 0x0A:
-        return 2
-    return 0
-
-
-def _newlines(buffer: NDArray[np.uint8]) -> NDArray[np.int64]:
-    """Offsets of the line feeds, piece by piece (the boolean temporary stays small)."""
-    found = [
-        np.flatnonzero(buffer[at : at + _PIECE] == 0x0A) + at
-        for at in range(0, buffer.size, _PIECE)
-    ]
-    return np.concatenate(found).astype(np.int64) if found else np.zeros(0, dtype=np.int64)
-
-
-def _copied_rows(
-    buffer: NDArray[np.uint8], starts: NDArray[np.int64], regular: NDArray[np.bool_], stride: int
-) -> pl.Series:
-    """RAW as one chunk copied row by row (regular lines broken into many runs)."""
-    rows = np.zeros((starts.size, stride), dtype=np.uint8)
-    windows = np.lib.stride_tricks.sliding_window_view(buffer, stride)
-    rows[regular] = windows[starts[regular]]
-    return pl.Series(RAW, rows.reshape(-1)).reshape((starts.size, stride))
-
-
-# --- reading the fields of RAW rows ---------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -207,13 +81,14 @@ class Span:
 @dataclass(frozen=True)
 class FixedPlan:
     """What `read_fixed` reads from rows of `length` bytes plus a line end: `numbers` on
-    every row, each of `groups` (numbers blank together) where it is not blank, and the
-    short `texts` (at most 16 bytes); `id_tag` names the FIDE ID."""
+    every row, each of `groups` (numbers blank together) where it is not blank, the short
+    `texts` (at most 16 bytes) and the `long_texts`; `id_tag` names the FIDE ID."""
 
     length: int
     numbers: tuple[Span, ...]
     groups: tuple[tuple[Span, ...], ...]
     texts: tuple[Span, ...]
+    long_texts: tuple[Span, ...]
     id_tag: str
 
 
@@ -223,92 +98,179 @@ class FixedFields:
 
     `numbers`: per tag, the value and whether it is blank (the value is then 0);
     `texts`: per tag, an index into its list of stripped strings ("" for a blank);
+    `long_texts`: per tag, the stripped strings ("" for a blank);
     `fallback`: the rows for the polars path (module docstring); their values are
-    meaningless."""
+    meaningless. The strings are still being made (futures)."""
 
     numbers: dict[str, tuple[NDArray[np.int64], NDArray[np.bool_]]]
-    texts: dict[str, tuple[NDArray[np.uint32], list[str]]]
+    texts: dict[str, Future[tuple[NDArray[np.uint32], list[str]]]]
+    long_texts: dict[str, Future[pl.Series]]
     fallback: NDArray[np.bool_]
 
 
-def raw_line_length(raw: pl.Series) -> int | None:
-    """Length of the regular lines (line end excluded) in RAW, None when it has none."""
-    stride = raw.dtype.shape[0] if isinstance(raw.dtype, pl.Array) else 0
-    if stride <= _MIN_LENGTH:
-        return None
-    for chunk in raw.get_chunks():
-        rows = chunk.to_numpy()
-        ending = np.flatnonzero(rows[:, stride - 1] == 0x0A)
-        if ending.size:
-            return stride - (2 if rows[ending[0], stride - 2] == 0x0D else 1)
-    return None
+@contextmanager
+def read_fixed(raw: pl.Series, plan: FixedPlan) -> Iterator[FixedFields]:
+    """Read the plan's fields on every RAW row (module docstring): the blocks of rows go
+    to the threads one at a time as they are free. The fields are given once the blocks
+    are read; the threads go on making the strings meanwhile (the short texts decoded,
+    the long texts' blocks joined), until the caller is done."""
+    reader = _Reader(raw, plan)
+    with ThreadPoolExecutor(THREADS) as pool:
+        parts = list(pool.map(reader.read_block, _blocks(raw)))
+        long_texts = {
+            span.tag: pool.submit(pl.concat, [part[span.tag] for part in parts], rechunk=True)
+            for span in plan.long_texts
+        }
+        texts = {span.tag: pool.submit(reader.decoded, span) for span in plan.texts}
+        yield FixedFields(reader.numbers, texts, long_texts, reader.fallback)
 
 
-def read_fixed(raw: pl.Series, plan: FixedPlan) -> FixedFields:
-    """Read the plan's fields on every RAW row (module docstring)."""
-    assert isinstance(raw.dtype, pl.Array)
-    stride = int(raw.dtype.shape[0])
-    height = raw.len()
-    grouped = [span for group in plan.groups for span in group]
-    end = (plan.length, stride - plan.length)
-    pieces = [p for span in [*plan.numbers, *grouped, *plan.texts] for p in _pieces(span)]
-    windows = _Windows([end, *pieces], stride)
-    numbers = {
-        span.tag: (np.empty(height, np.int64), np.empty(height, np.bool_)) for span in plan.numbers
-    }
-    for span in grouped:
-        numbers[span.tag] = (np.zeros(height, np.int64), np.ones(height, np.bool_))
-    texts = {span.tag: _TextParts(height) for span in plan.texts}
-    fallback = np.empty(height, dtype=np.bool_)
-    expected_end = _U64(int.from_bytes(b"\r\n"[2 - end[1] :], "little"))
-    loads = np.empty((len(windows.offsets), _OUTER), dtype=np.uint64)
-    base = 0
-    for chunk in raw.get_chunks():
-        rows = np.ascontiguousarray(chunk.to_numpy())
-        for at in range(0, rows.shape[0], _OUTER):
-            count = min(_OUTER, rows.shape[0] - at)
-            block = _Words(windows, windows.load(rows, at, count, loads[:, :count]))
-            here = slice(base + at, base + at + count)
-            ok = block.word(*end, blank=False) == expected_end
-            if _any_high(rows[at : at + count]):  # a character of several bytes
-                ok &= rows[at : at + count].max(axis=1) < 0x80
-            for span in plan.numbers:
-                value, valid, blank = _number(block.words(span))
-                numbers[span.tag][0][here] = value
-                numbers[span.tag][1][here] = blank
-                ok &= valid
-                if span.tag == plan.id_tag:
-                    ok &= ~blank & (value > 0)
-            for group in plan.groups:
-                start, stop = group[0].start, group[-1].start + group[-1].width
-                if start >= stop:
-                    continue  # past the end of the line: blank
-                picked = np.flatnonzero(~block.blank(start, stop))
-                for span in group:
-                    value, valid, blank = _number(block.words(span, picked))
-                    numbers[span.tag][0][base + at + picked] = value
-                    numbers[span.tag][1][base + at + picked] = blank
-                    ok[picked] &= valid
-            for span in plan.texts:
-                if span.width:
-                    nonblank = ~block.blank(span.start, span.start + span.width) & ok
-                    found = np.flatnonzero(nonblank)
-                    if found.size == count:
-                        texts[span.tag].add(block.words(span), here)
-                    elif found.size:
-                        texts[span.tag].add(block.words(span, found), found + base + at)
-            fallback[here] = ~ok
-        base += rows.shape[0]
-    decoded = {span.tag: texts[span.tag].decoded(span.width) for span in plan.texts}
-    return FixedFields(numbers, decoded, fallback)
+@dataclass(frozen=True)
+class _Block:
+    """Rows `first:first + count` of RAW, as the parts of its chunks that hold them."""
+
+    first: int
+    count: int
+    parts: list[NDArray[np.uint8]]
 
 
-def _any_high(rows: NDArray[np.uint8]) -> bool:
-    """Whether some byte of `rows` (contiguous) is not ASCII, 8 bytes at a time."""
-    flat = rows.reshape(-1)
-    whole = flat.size - flat.size % 8
-    high = np.bitwise_or.reduce(flat[:whole].view(np.uint64)) & _HIGH if whole else 0
-    return bool(high) or bool((flat[whole:] >= 0x80).any())
+def _blocks(raw: pl.Series) -> list[_Block]:
+    """RAW's rows in blocks of _OUTER rows (the last one shorter), across its chunks."""
+    chunks = [np.ascontiguousarray(chunk.to_numpy()) for chunk in raw.get_chunks()]
+    bounds = np.cumsum([0, *(chunk.shape[0] for chunk in chunks)]).tolist()
+    blocks: list[_Block] = []
+    for first in range(0, raw.len(), _OUTER):
+        last = min(first + _OUTER, raw.len())
+        parts = [
+            chunk[max(first - low, 0) : last - low]
+            for chunk, low, high in zip(chunks, bounds[:-1], bounds[1:], strict=True)
+            if low < last and high > first
+        ]
+        blocks.append(_Block(first, last - first, parts))
+    return blocks
+
+
+class _Reader:
+    """The results of `read_fixed`, filled block by block (each block its own rows)."""
+
+    def __init__(self, raw: pl.Series, plan: FixedPlan) -> None:
+        assert isinstance(raw.dtype, pl.Array)
+        stride, height = int(raw.dtype.shape[0]), raw.len()
+        self.raw = raw
+        self.plan = plan
+        # the line end, and for a line feed alone the byte before it (not a CR: polars would
+        # take it for a part of the line end)
+        self.end = (stride - 2, 2)
+        self.crlf = stride - plan.length == 2
+        grouped = [span for group in plan.groups for span in group]
+        spans = [*plan.numbers, *grouped, *plan.texts, *plan.long_texts]
+        self.windows = _Windows([self.end, *(p for span in spans for p in _pieces(span))], stride)
+        # filled by the threads, block by block (their memory is touched there, not here)
+        self.numbers = {
+            span.tag: (np.empty(height, np.int64), np.empty(height, np.bool_))
+            for span in (*plan.numbers, *grouped)
+        }
+        self.texts = {span.tag: _TextParts(height) for span in plan.texts}
+        self.fallback = np.empty(height, dtype=np.bool_)
+        self.scratch = threading.local()
+
+    def read_block(self, block: _Block) -> dict[str, pl.Series]:
+        """Read a block's fields (`_read_block`), with its thread's buffer of loads; its
+        long texts as strings (made block by block, their buffers stay small)."""
+        loads = getattr(self.scratch, "loads", None)
+        if loads is None:
+            loads = np.empty((len(self.windows.offsets), _OUTER), dtype=np.uint64)
+            self.scratch.loads = loads
+        lengths = self._read_block(block, loads)
+        part = self.raw.slice(block.first, block.count)
+        return {
+            span.tag: _long_text(part, span, lengths[span.tag]) for span in self.plan.long_texts
+        }
+
+    def decoded(self, span: Span) -> tuple[NDArray[np.uint32], list[str]]:
+        return self.texts[span.tag].decoded(span.width)
+
+    def _read_group(
+        self, words: _Words, group: tuple[Span, ...], first: int, ok: NDArray[np.bool_]
+    ) -> None:
+        """The numbers of a group on the rows of a block (`words`) where the group is not
+        blank (the others are 0, blank)."""
+        for span in group:
+            self.numbers[span.tag][0][first : first + words.count] = 0
+            self.numbers[span.tag][1][first : first + words.count] = True
+        start, stop = group[0].start, group[-1].start + group[-1].width
+        if start >= stop:
+            return  # past the end of the line: blank
+        picked = np.flatnonzero(~words.blank(start, stop))
+        filled = words.on(picked, group)
+        at = picked + first
+        valid = np.ones(picked.size, dtype=np.bool_)
+        for span in group:
+            value, readable, blank = _number(filled.words(span))
+            self.numbers[span.tag][0][at] = value
+            self.numbers[span.tag][1][at] = blank
+            valid &= readable
+        ok[picked] &= valid
+
+    def _read_text(self, words: _Words, span: Span, first: int, ok: NDArray[np.bool_]) -> None:
+        """A short text field of a block's rows (`words`), on its rows that are not blank
+        and not left to the polars path (`ok`): on all of them (a blank is keyed 0 anyway,
+        and the others are keyed 0 by `ok`) while the field was filled on more than a
+        quarter of the rows of the last block read, else on those picked out."""
+        parts = self.texts[span.tag]
+        here = slice(first, first + words.count)
+        if parts.dense:
+            parts.add(words.words(span), here, ok)
+            parts.dense = 4 * int(np.count_nonzero(parts.keys[here])) > words.count
+            return
+        filled = ~words.blank(span.start, span.start + span.width) & ok
+        count = np.count_nonzero(filled)
+        parts.dense = 4 * int(count) > words.count
+        if parts.dense:
+            parts.add(words.words(span), here, ok)
+        elif count:
+            rows = np.flatnonzero(filled)
+            parts.add(words.words(span, rows), rows + first)
+
+    def _read_block(
+        self, block: _Block, loads: NDArray[np.uint64]
+    ) -> dict[str, NDArray[np.uint64]]:
+        """Read the fields of a block of rows: into the results, but for the lengths of
+        the long texts' values, returned."""
+        plan = self.plan
+        first, count = block.first, block.count
+        words = _Words(self.windows, self.windows.load(block.parts, loads[:, :count]), count)
+        here = slice(first, first + count)
+        ok = _line_ended(words.word(*self.end, blank=False), self.crlf)
+        for span in plan.numbers:
+            value, valid, blank = _number(words.words(span))
+            self.numbers[span.tag][0][here] = value
+            self.numbers[span.tag][1][here] = blank
+            ok &= valid
+            if span.tag == plan.id_tag:
+                ok &= ~blank & (value > 0)
+        for group in plan.groups:
+            self._read_group(words, group, first, ok)
+        lengths = {}
+        for span in plan.long_texts:
+            lengths[span.tag], readable = _text_length(words.words(span, scratch=False))
+            ok &= readable
+        for span in plan.texts:
+            if span.width:
+                self._read_text(words, span, first, ok)
+        self.fallback[here] = ~ok
+        return lengths
+
+
+def _line_ended(end: NDArray[np.uint64], crlf: bool) -> NDArray[np.bool_]:
+    """Whether the last two bytes of rows (`end`, in the low bytes) are a CR and a line
+    feed, or else a line feed after a byte that is not a CR."""
+    if crlf:
+        ended: NDArray[np.bool_] = end == _U64(0x0A0D)
+        return ended
+    fed: NDArray[np.bool_] = (end >> _U64(8)) == _U64(0x0A)
+    fed &= (end & _U64(0xFF)) != _U64(0x0D)
+    return fed
 
 
 def _pieces(span: Span) -> list[tuple[int, int]]:
@@ -330,54 +292,74 @@ class _Windows:
                 self.offsets.append(min(start, stride - 8))
             self.place[start, size] = (len(self.offsets) - 1, start - self.offsets[-1])
 
-    def load(
-        self, rows: NDArray[np.uint8], at: int, count: int, out: NDArray[np.uint64]
-    ) -> NDArray[np.uint64]:
-        """The loads (one row each in `out`) of rows `at:at+count` of a (rows, stride) byte
-        array, `_INNER` rows at a time."""
-        for low in range(0, count, _INNER):
-            size = min(_INNER, count - low)
-            for index, offset in enumerate(self.offsets):
-                view: NDArray[np.uint64] = np.ndarray(
-                    shape=(size,),
-                    dtype="<u8",
-                    buffer=rows,
-                    offset=(at + low) * self.stride + offset,
-                    strides=(self.stride,),
-                )
-                out[index, low : low + size] = view
+    def load(self, parts: list[NDArray[np.uint8]], out: NDArray[np.uint64]) -> NDArray[np.uint64]:
+        """The loads (one row each in `out`) of the rows of (rows, stride) byte arrays one
+        after the other, `_INNER` rows at a time."""
+        done = 0
+        for rows in parts:
+            for low in range(0, rows.shape[0], _INNER):
+                size = min(_INNER, rows.shape[0] - low)
+                for index, offset in enumerate(self.offsets):
+                    view: NDArray[np.uint64] = np.ndarray(
+                        shape=(size,),
+                        dtype="<u8",
+                        buffer=rows,
+                        offset=low * self.stride + offset,
+                        strides=(self.stride,),
+                    )
+                    out[index, done : done + size] = view
+                done += size
         return out
 
 
 class _Words:
-    """The loads of a block of rows (`_Windows.load`) and the pieces cut from them."""
+    """The loads of a block of rows (`_Windows.load`: one row of `loads` per load, or a
+    mapping of some of them) and the pieces cut from them."""
 
-    def __init__(self, windows: _Windows, loads: NDArray[np.uint64]) -> None:
+    def __init__(
+        self,
+        windows: _Windows,
+        loads: NDArray[np.uint64] | dict[int, NDArray[np.uint64]],
+        count: int,
+    ) -> None:
         self.windows = windows
         self.loads = loads
+        self.count = count
+
+    def on(self, rows: NDArray[np.int64], spans: tuple[Span, ...]) -> _Words:
+        """The words of some rows only, with the loads that hold `spans` (picked once)."""
+        places = {self.windows.place[piece][0] for span in spans for piece in _pieces(span)}
+        return _Words(self.windows, {index: self.loads[index][rows] for index in places}, rows.size)
 
     def word(
-        self, start: int, size: int, blank: bool = True, rows: NDArray[np.int64] | None = None
+        self,
+        start: int,
+        size: int,
+        blank: bool = True,
+        rows: NDArray[np.int64] | None = None,
+        scratch: bool = True,
     ) -> NDArray[np.uint64]:
         """Bytes `start:start+size` of each row (of `rows` only, when given) in the low
-        bytes of a new word, the others blanks (zeros when not `blank`)."""
+        bytes of a word, the others blanks (zeros when not `blank`); a new word that may be
+        overwritten unless not `scratch` (then it may be a view of the loads)."""
         index, shift = self.windows.place[start, size]
-        load: NDArray[np.uint64] = self.loads[index] if rows is None else self.loads[index, rows]
+        load = self.loads[index] if rows is None else self.loads[index][rows]
         word: NDArray[np.uint64] = load >> _U64(8 * shift) if shift else load
         if size == 8:
-            return word if shift or rows is not None else word.copy()
+            return word if shift or rows is not None or not scratch else word.copy()
         keep = _U64((1 << (8 * size)) - 1)
         word = word & keep
         if blank:
             word |= _BLANKS & ~keep
         return word
 
-    def words(self, span: Span, rows: NDArray[np.int64] | None = None) -> list[NDArray[np.uint64]]:
+    def words(
+        self, span: Span, rows: NDArray[np.int64] | None = None, scratch: bool = True
+    ) -> list[NDArray[np.uint64]]:
         """The span's pieces as words (`word`); one word of blanks for an empty span."""
         if span.width == 0:
-            count = self.loads.shape[1] if rows is None else rows.size
-            return [np.full(count, _BLANKS, dtype=np.uint64)]
-        return [self.word(start, size, rows=rows) for start, size in _pieces(span)]
+            return [np.full(self.count if rows is None else rows.size, _BLANKS, dtype=np.uint64)]
+        return [self.word(start, size, rows=rows, scratch=scratch) for start, size in _pieces(span)]
 
     def blank(self, start: int, end: int) -> NDArray[np.bool_]:
         """Whether bytes `start:end` (pieces of this plan) are blank on each row, tested
@@ -457,18 +439,70 @@ def _number(
     return value.view(np.int64), valid, count == 0
 
 
+def _text_length(
+    words: list[NDArray[np.uint64]],
+) -> tuple[NDArray[np.uint64], NDArray[np.bool_]]:
+    """The length of a text field's value without its trailing blanks (from its words),
+    and whether it does not start with a blank (the polars path strips leading blanks
+    too; such a rare value is left to it): counted in the last word that holds a
+    non-blank (`_bytes_to_last`), found word by word."""
+    last = np.zeros(words[0].size, dtype=np.uint64)
+    last_word = np.full(words[0].size, _BLANKS, dtype=np.uint64)
+    for index, word in enumerate(words):
+        nonblank = word != _BLANKS
+        last = np.where(nonblank, _U64(index), last)
+        last_word = np.where(nonblank, word, last_word)
+    length = _bytes_to_last(last_word)  # 0 for a blank value (last is 0)
+    last <<= _U64(3)
+    length += last
+    return length, ((words[0] & _U64(0xFF)) != _U64(0x20)) | (length == 0)
+
+
+def _bytes_to_last(word: NDArray[np.uint64]) -> NDArray[np.uint64]:
+    """The number of bytes up to the last one that is not a blank in each word (0 for a
+    blank word). Per byte, without carries: bit 7 is set on the bytes that are not
+    blanks, then on every byte before them too, and those are counted by a
+    multiplication."""
+    flipped = word ^ _BLANKS
+    upto = ((flipped & _LOW) + _LOW) | flipped
+    upto &= _HIGH
+    upto |= upto >> _U64(8)
+    upto |= upto >> _U64(16)
+    upto |= upto >> _U64(32)
+    upto >>= _U64(7)
+    upto *= _ONES
+    upto >>= _U64(56)
+    return upto
+
+
+def _long_text(rows: pl.Series, span: Span, lengths: NDArray[np.uint64]) -> pl.Series:
+    """A long text field of some RAW rows as strings: each row's bytes as polars binary
+    (views of RAW), then the value's bytes copied out of them (ASCII on every row that is
+    kept)."""
+    binary = rows.cast(pl.List(pl.UInt8)).cast(pl.Binary).alias(span.tag)
+    frame = pl.DataFrame([binary, pl.Series("length", lengths)])
+    value = pl.col(span.tag).bin.slice(span.start, pl.col("length")).cast(pl.String)
+    return frame.select(value).to_series()
+
+
 class _TextParts:
     """A short text field of RAW's rows: a value of at most three characters by a 21-bit
     key of its bytes (blank-xored, 7 bits each: small keys for short values, 0 for a blank
-    and the rows not given), a longer value by its words."""
+    and the rows not given), a longer value by its words (blocks of rows may add theirs
+    in any order, from several threads)."""
 
     def __init__(self, height: int) -> None:
         self.keys = np.zeros(height, dtype=np.int32)
-        self.long_rows: list[NDArray[np.int64]] = []
-        self.long_words: list[NDArray[np.uint64]] = []
+        self.longer: list[tuple[NDArray[np.int64], NDArray[np.uint64]]] = []  # rows, words
+        self.dense = False  # how the next block is read (_Reader._read_text): either is right
 
-    def add(self, words: list[NDArray[np.uint64]], rows: NDArray[np.int64] | slice) -> None:
-        """The field's `words` on some `rows`."""
+    def add(
+        self,
+        words: list[NDArray[np.uint64]],
+        rows: NDArray[np.int64] | slice,
+        kept: NDArray[np.bool_] | None = None,
+    ) -> None:
+        """The field's `words` on some `rows` (where `kept`, when given)."""
         head = words[0] ^ _BLANKS
         fits = head < _U64(1 << 24)
         for word in words[1:]:
@@ -476,48 +510,60 @@ class _TextParts:
         key = head & _U64(0x7F)
         key |= (head >> _U64(1)) & _U64(0x3F80)
         key |= (head >> _U64(2)) & _U64(0x1FC000)
+        if kept is not None:
+            key *= kept
+            fits |= ~kept
         self.keys[rows] = key
         if not fits.all():
             where = np.flatnonzero(~fits) + rows.start if isinstance(rows, slice) else rows[~fits]
             self.keys[where] = 0
-            self.long_rows.append(where)
-            self.long_words.append(np.stack([word[~fits] for word in words], 1))
+            self.longer.append((where, np.stack([word[~fits] for word in words], 1)))
 
     def decoded(self, width: int) -> tuple[NDArray[np.uint32], list[str]]:
         """Per row an index into a list of stripped strings, and the list (a field blank
-        on most rows is looked at on the others only)."""
-        filled = np.flatnonzero(self.keys)
-        if filled.size < self.keys.size // 8:
-            distinct, inverse = _distinct(self.keys[filled])
-            positions = np.zeros(self.keys.size, dtype=np.uint32)
-            positions[filled] = inverse + 1
+        on most rows is looked at on the others only). The indexes take the place of the
+        keys."""
+        positions = self.keys.view(np.uint32)
+        if np.count_nonzero(positions) < positions.size // 8:
+            filled = np.flatnonzero(positions)
+            distinct, inverse = _distinct(positions[filled])
+            positions[filled] = inverse + 1  # the others are 0: the blank
             distinct = np.concatenate(([0], distinct))
         else:
-            distinct, positions = _distinct(self.keys)
+            distinct = _numbered(positions)
         strings = []
         for key in distinct.tolist():
             raw = bytes((key & 0x7F, (key >> 7) & 0x7F, key >> 14))
             strings.append(bytes(b ^ 0x20 for b in raw).decode("ascii").strip(" "))
-        if self.long_rows:
-            words = np.ascontiguousarray(np.concatenate(self.long_words))
+        if self.longer:
+            words = np.ascontiguousarray(np.concatenate([words for _, words in self.longer]))
             values = words.view(np.dtype((np.void, 8 * words.shape[1]))).ravel()
             distinct_words, places = np.unique(values, return_inverse=True)
-            positions[np.concatenate(self.long_rows)] = len(strings) + places.astype(np.uint32)
+            rows = np.concatenate([rows for rows, _ in self.longer])
+            positions[rows] = len(strings) + places.astype(np.uint32)
             strings += [
                 bytes(v)[:width].decode("ascii").strip(" ") for v in distinct_words.tolist()
             ]
         return positions, strings
 
 
-def _distinct(keys: NDArray[np.int32]) -> tuple[NDArray[np.int64], NDArray[np.uint32]]:
-    """The distinct keys, ascending, and each key's position among them: by a sort for a
-    few keys, else through a table with a place per possible key (marked where a key
-    occurs, then numbered)."""
-    if keys.size < _SORT_BELOW:
-        sorted_keys, inverse = np.unique(keys, return_inverse=True)
-        return sorted_keys.astype(np.int64), inverse.astype(np.uint32)
+def _distinct(keys: NDArray[np.uint32]) -> tuple[NDArray[np.int64], NDArray[np.uint32]]:
+    """The distinct keys, ascending, and each key's position among them (`keys` is
+    overwritten): by a sort for a few keys, else `_numbered`."""
+    if keys.size >= _SORT_BELOW:
+        return _numbered(keys), keys
+    sorted_keys, inverse = np.unique(keys, return_inverse=True)
+    return sorted_keys.astype(np.int64), inverse.astype(np.uint32)
+
+
+def _numbered(keys: NDArray[np.uint32]) -> NDArray[np.int64]:
+    """The distinct keys, ascending, each key replaced by its position among them:
+    through a table with a place per possible key (marked where a key occurs, then
+    numbered), a block of keys at a time."""
     table = np.zeros(int(keys.max()) + 1, dtype=np.uint32)
     table[keys] = 1
     present = np.flatnonzero(table)
     table[present] = np.arange(present.size, dtype=np.uint32)
-    return present.astype(np.int64), table[keys]
+    for low in range(0, keys.size, _OUTER):
+        keys[low : low + _OUTER] = table[keys[low : low + _OUTER]]
+    return present

@@ -24,7 +24,8 @@ trailing blanks were trimmed cannot be realigned by its length; it is read left-
 and a misalignment then shows up as a number that does not parse, which is reported.
 
 Reading. `read_txt_lines` reads every line as a polars string (TEXT, one CSV read of the
-file); `read_txt_fields` has two paths.
+file), or, for a whole read, only the lines that are not regular (below); `read_txt_fields`
+has two paths.
 
 - The polars path (`read_txt_fields_polars`), the reference, reads any line. Everything is
   vectorized over the polars column of lines; only the few long lines get per-row
@@ -36,34 +37,32 @@ file); `read_txt_fields` has two paths.
   cut again as strings for `registry_fields.convert_fields`, which reports their problems
   as it would have for the whole file. Its time goes to polars' per-line string work, a
   slice and a strip (plus a cast for a number) per field cut, some 50-90 ns each.
-- The fast path (`_fast_fields`, with registry_fixed) reads the regular lines: the lines
-  of the file's most common length and line end, ASCII only, so that every field sits at
-  its header offset in bytes. `read_txt_lines` adds RAW for them, views of the file's
-  (mapped) bytes, one fixed-size row per line; numpy reads their numbers and short text
-  fields from those bytes (registry_fixed's docstring), and polars cuts only the names
-  from TEXT, in a worker thread meanwhile. A line numpy does not vouch for, because it is
-  not regular or holds a value that is not a plain number (`convert_fields` reports all
-  such values), goes the polars path with the file's layout width, which reads it, reports
-  its problems and drops it when blank; its values are put back at its place, so the frame
-  and the problems are the polars path's. Every column is then typed by `typed_columns`.
-  With `only_ids` or names to find, registry.py filters the lines first and the polars
-  path reads the few kept (RAW is not built: its cost is in the whole file's lines).
+- The fast path (registry_fast) reads the regular lines: the lines of the file's most
+  common size, ASCII only, so that every field sits at its header offset in bytes. For a
+  whole read, `read_txt_lines` leaves them as bytes: registry_raw finds the lines with
+  numpy, RAW holds the regular ones (views of the file's mapped bytes, one fixed-size row
+  per line) and only the other lines are read as TEXT (null on RAW's rows). numpy reads
+  the fields from RAW's bytes (registry_fixed); a line it does not vouch for, because it
+  is not regular or holds a value that is not a plain number (`convert_fields` reports all
+  such values), goes the polars path with the file's layout width, which reads it,
+  reports its problems and drops it when blank; its values are put back at its place, so
+  the frame and the problems are the polars path's. Every column is then typed by
+  `typed_columns`. With `only_ids` or names to find, registry.py filters the lines first
+  and the polars path reads the few kept (every line is read as TEXT then: RAW's savings
+  are in the whole file's lines).
 """
 
 from __future__ import annotations
 
 import re
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import polars as pl
 
 from pipeline.errors import InputError
 from pipeline.ingest.registry_fields import (
-    FIDEID,
-    INT_TAGS,
     LINE,
     ProblemBudget,
     RawFrame,
@@ -73,15 +72,13 @@ from pipeline.ingest.registry_fields import (
 from pipeline.ingest.text import decode_bytes
 from schemas.registry import Registry
 
-if TYPE_CHECKING:
-    from pipeline.ingest import registry_fixed
-
 ListName = Literal["standard", "rapid", "blitz"]
 
 TEXT = "text"
-RAW = "raw"  # the line's bytes with its line end (registry_fixed.line_bytes)
+RAW = "raw"  # a regular line's bytes with its line end (registry_raw.regular_lines)
 # bytes that never occur in a text rating list; the first absent one splits nothing
 _SEPARATORS = ("\x1f", "\x1e", "\x1d", "\x1c", "\x01", "\x02", "\x03")
+FIRST_SEPARATOR = _SEPARATORS[0]  # what a file is read with first
 
 _TEXT_TAGS = (
     str(Registry.name),
@@ -235,13 +232,12 @@ def _overflow_index(layout: TxtLayout) -> pl.Expr:
 def read_txt_fields(lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget) -> pl.DataFrame:
     """Typed fields (LINE plus the layout's columns) of the data lines; bad values go to
     `budget`. `lines` has TEXT (a line without its line end, null when empty) and LINE
-    (1-based line number), and RAW when `read_txt_lines` found regular lines (then the
-    fast path reads those); blank lines are skipped."""
+    (1-based line number), and RAW when `read_txt_lines` found regular lines (then TEXT
+    is null on RAW's rows, and the fast path reads them); blank lines are skipped."""
     if RAW in lines.columns:
-        typed = _fast_fields(lines, layout, budget)
-        if typed is not None:
-            return typed
-        lines = lines.drop(RAW)
+        from pipeline.ingest import registry_fast
+
+        return registry_fast.read_fast_fields(lines, layout, budget)
     return read_txt_fields_polars(lines, layout, budget)
 
 
@@ -249,11 +245,11 @@ def read_txt_fields_polars(
     lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget, width: int | None = None
 ) -> pl.DataFrame:
     """`read_txt_fields` by polars alone, the reference: every line as a string. `width`:
-    the layout width (`_layout_width`) of the whole file when `lines` are some of its
+    the layout width (`layout_width`) of the whole file when `lines` are some of its
     lines, else it is found from `lines`."""
-    lines = _drop_blank_lines(lines)
+    lines = drop_blank_lines(lines)
     if width is None:
-        width = _layout_width(lines, layout.width)
+        width = layout_width(lines, layout.width)
     long_rows = _long_rows(lines, width)
     if long_rows.is_empty():
         return _typed_fields(lines, layout, budget)
@@ -299,7 +295,7 @@ def _typed_fields(lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget)
     group over the lines where the group is not blank (the others have nulls there). The
     lines holding a problem are cut again as strings and given to `convert_fields`, which
     reports their problems as it would have for the whole file."""
-    groups = _blank_groups(layout)
+    groups = blank_groups(layout)
     grouped = {f.tag for group in groups for f in group.fields}
     filled = [(~group.is_blank()).alias(f"{_FILLED}{i}") for i, group in enumerate(groups)]
     plain = [f for f in layout.fields if f.tag not in grouped]
@@ -365,7 +361,7 @@ class _BlankGroup:
         return pl.col(TEXT).str.slice(self.start, width) == " " * width
 
 
-def _blank_groups(layout: TxtLayout) -> list[_BlankGroup]:
+def blank_groups(layout: TxtLayout) -> list[_BlankGroup]:
     """Each of _BLANK_GROUPS that the layout holds whole (its fields are next to each
     other: the header's tokens come in a fixed order), not running to the line's end."""
     groups: list[_BlankGroup] = []
@@ -412,7 +408,7 @@ def _realigned(lines: pl.DataFrame, layout: TxtLayout, width: int) -> RawFrame:
     return RawFrame(raw, layout.labels())
 
 
-def _drop_blank_lines(lines: pl.DataFrame) -> pl.DataFrame:
+def drop_blank_lines(lines: pl.DataFrame) -> pl.DataFrame:
     """Without empty lines and lines of blanks (only lines starting with a blank are
     stripped to find out)."""
     text = pl.col(TEXT)
@@ -425,7 +421,7 @@ def _drop_blank_lines(lines: pl.DataFrame) -> pl.DataFrame:
     return lines
 
 
-def _layout_width(lines: pl.DataFrame, header_width: int, regular: tuple[int, int] = (0, 0)) -> int:
+def layout_width(lines: pl.DataFrame, header_width: int, regular: tuple[int, int] = (0, 0)) -> int:
     """The header width, or the most common line length when most of three or more lines
     are longer (a file padded beyond its header). `regular`: the count and the length of
     further ASCII lines of one length, not in `lines` (the ones the fast path read)."""
@@ -451,108 +447,6 @@ def _long_rows(lines: pl.DataFrame, width: int) -> pl.Series:
     return candidates.filter(chars > width)
 
 
-def _fast_fields(
-    lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget
-) -> pl.DataFrame | None:
-    """`read_txt_fields` with the regular lines read from RAW by numpy (registry_fixed):
-    their numbers and short text fields, while polars cuts the name (any text field of
-    more than 16 characters) from TEXT in a worker thread; the lines numpy leaves
-    (`fallback`) are read by `read_txt_fields_polars`, which reports the problems, and
-    merged back in file order. None when the regular lines would be over-long lines of
-    the layout (known once the other lines are)."""
-    from pipeline.ingest import registry_fixed as fixed
-
-    raw = lines[RAW]
-    length = fixed.raw_line_length(raw)
-    if length is None:
-        return None
-    plan, long_texts = _fixed_plan(layout, length)
-    text = lines.select(LINE, TEXT)
-    # copies (concat_str), not views of the lines' strings (see _own_strings)
-    cut_query = text.lazy().select(
-        pl.concat_str(_cut(f), pl.lit("")).alias(f.tag) for f in long_texts
-    )
-    with ThreadPoolExecutor(max_workers=1) as pool:  # polars works without the GIL
-        cutting = pool.submit(cut_query.collect)
-        read = fixed.read_fixed(raw, plan)
-        return _merged(read, cutting, text, layout, budget, (length, long_texts))
-
-
-def _merged(
-    read: registry_fixed.FixedFields,
-    cutting: Future[pl.DataFrame],
-    text: pl.DataFrame,
-    layout: TxtLayout,
-    budget: ProblemBudget,
-    regular: tuple[int, list[TxtField]],
-) -> pl.DataFrame | None:
-    """The fast path's frame (`_fast_fields`): the fallback lines read by polars, then
-    every column typed (`typed_columns`) one at a time, its inputs freed before the next
-    (the frame is large)."""
-    import numpy as np
-
-    length, long_texts = regular
-    fallback = np.flatnonzero(read.fallback)
-    others = text[fallback]
-    width = _layout_width(
-        _drop_blank_lines(others), layout.width, (text.height - fallback.size, length)
-    )
-    if length > width:
-        return None
-    slow = read_txt_fields_polars(others, layout, budget, width)
-    at = fallback[np.searchsorted(others[LINE].to_numpy(), slow[LINE].to_numpy())]
-
-    typed_values, _ = typed_columns([f.tag for f in layout.fields])
-    value_of = dict(zip([f.tag for f in layout.fields], typed_values, strict=True))
-    columns: list[pl.Series] = [text[LINE].cast(pl.Int64)]
-    while read.numbers:
-        tag, (values, blank) = read.numbers.popitem()
-        values[at] = slow[tag].fill_null(0).to_numpy()
-        blank[at] = slow[tag].is_null().to_numpy()
-        column = pl.Series(tag, np.ma.masked_array(values, blank))
-        del values, blank
-        columns.append(column.to_frame().select(value_of[tag]).to_series())
-    while read.texts:  # typed on the distinct values (the expressions go value by value)
-        tag, (index, strings) = read.texts.popitem()
-        index[at] = len(strings) + np.arange(at.size, dtype=np.uint32)
-        known = pl.Series(tag, [*strings, *slow[tag].fill_null("").to_list()], dtype=pl.String)
-        columns.append(known.to_frame().select(value_of[tag]).to_series().gather(pl.Series(index)))
-        del index
-    cut = cutting.result()
-    for f in long_texts:
-        column = cut.drop_in_place(f.tag).scatter(at, slow[f.tag])
-        columns.append(column.to_frame().select(value_of[f.tag]).to_series())
-    typed = pl.DataFrame(columns)
-    kept = np.ones(text.height, dtype=np.bool_)
-    kept[fallback] = False
-    kept[at] = True
-    if not kept.all():
-        typed = typed.filter(pl.Series(kept))  # blank lines among the fallback ones
-    return typed
-
-
-def _fixed_plan(layout: TxtLayout, length: int) -> tuple[registry_fixed.FixedPlan, list[TxtField]]:
-    """How `_fast_fields` reads a layout whose regular lines are `length` bytes long: with
-    numpy, as spans of bytes clipped to the line (a field past its end is blank), its
-    numbers, the numbers of each blank group (where the group is not blank) and its text
-    fields of at most 16 bytes; with polars the longer text fields (the name)."""
-    from pipeline.ingest.registry_fixed import FixedPlan, Span
-
-    def span(f: TxtField) -> Span:
-        end = length if f.end is None else min(f.end, length)
-        return Span(f.tag, min(f.start, length), max(end - f.start, 0))
-
-    groups = [
-        tuple(span(f) for f in group.fields if f.tag in INT_TAGS) for group in _blank_groups(layout)
-    ]
-    grouped = {s.tag for group in groups for s in group}
-    numbers = tuple(span(f) for f in layout.fields if f.tag in INT_TAGS and f.tag not in grouped)
-    texts = [f for f in layout.fields if f.tag not in INT_TAGS]
-    short = tuple(span(f) for f in texts if span(f).width <= 16)
-    plan = FixedPlan(length, numbers, tuple(g for g in groups if g), short, FIDEID)
-    return plan, [f for f in texts if span(f).width > 16]
-
-
 def _separator_for(data: bytes, file: str) -> str:
     for candidate in _SEPARATORS:
         if data.find(candidate.encode()) < 0:
@@ -563,24 +457,30 @@ def _separator_for(data: bytes, file: str) -> str:
 
 
 def read_txt_lines(source: Path | bytes, file: str, raw: bool = True) -> pl.DataFrame:
-    """Every line of a text file as TEXT (line end removed, null when empty) with LINE,
-    and RAW (registry_fixed.line_bytes) when most lines are regular and `raw` asks for it
-    (a read that keeps a few lines only reads them faster without).
+    """Every line of a text file as TEXT (line end removed, null when empty) with LINE;
+    with `raw`, RAW holds the regular lines instead when most lines are (`_fast_lines`),
+    and TEXT is null on those (a read that keeps a few lines only reads them faster
+    without).
 
     One polars CSV read with a separator byte that does not occur and no quoting, so each
     line is one field. UTF-8 is read as it is; anything else is decoded like every text
     input (text.decode_bytes) and re-encoded first. A file is read with the first separator
     straight away; when that fails (not UTF-8, or the byte occurs and splits a line) its
-    bytes are decoded and read with a separator that does not occur in them. RAW views the
-    bytes that were read (a file's are mapped, not copied).
+    bytes are decoded and read with a separator that does not occur in them.
     """
+    if isinstance(source, Path) and source.stat().st_size == 0:
+        return read_txt_lines(b"", file, raw)
+    lines = _fast_lines(source, file) if raw else None
+    return _text_lines(source, file) if lines is None else lines
+
+
+def _text_lines(source: Path | bytes, file: str) -> pl.DataFrame:
+    """`read_txt_lines` without RAW: every line read as TEXT."""
     if isinstance(source, Path):
-        if source.stat().st_size == 0:
-            return read_txt_lines(b"", file, raw)
         try:
-            frame = _read_lines_csv(source, _SEPARATORS[0])
+            frame = read_lines_csv(source, FIRST_SEPARATOR)
         except pl.exceptions.ComputeError:
-            return read_txt_lines(decode_bytes(source.read_bytes()).encode("utf-8"), file, raw)
+            return _text_lines(decode_bytes(source.read_bytes()).encode("utf-8"), file)
     else:
         data = source
         if not data.isascii():
@@ -588,27 +488,31 @@ def read_txt_lines(source: Path | bytes, file: str, raw: bool = True) -> pl.Data
                 data.decode("utf-8")
             except UnicodeDecodeError:
                 data = decode_bytes(data).encode("utf-8")
-        frame = _read_lines_csv(data, _separator_for(data, file))
-    frame = frame.rechunk().with_row_index(LINE, offset=1)
-    if not raw:
-        return frame
-    return _with_line_bytes(frame, source if isinstance(source, Path) else data)
+        frame = read_lines_csv(data, _separator_for(data, file))
+    return frame.rechunk().with_row_index(LINE, offset=1)
 
 
-def _with_line_bytes(frame: pl.DataFrame, source: Path | bytes) -> pl.DataFrame:
-    """The lines with RAW added when registry_fixed finds regular lines (numpy is
-    imported here, for a rating list only)."""
-    if frame.height < 2:
-        return frame
-    from pipeline.ingest import registry_fixed as fixed
+def _fast_lines(source: Path | bytes, file: str) -> pl.DataFrame | None:
+    """The lines with RAW (registry_raw.regular_lines; a file's bytes are mapped, not
+    copied), the others read as TEXT by `_text_lines` from their bytes, which it reads
+    as it would the whole file: the regular lines are ASCII, so the others hold every byte
+    that decides the encoding, and the first line (a BOM) among them. None when most lines
+    are not regular, or the first separator occurs (`_text_lines` reads every line then;
+    numpy is imported here, for a rating list only)."""
+    from pipeline.ingest import registry_raw
 
-    lengths = frame.select(pl.col(TEXT).str.len_bytes().fill_null(0).cast(pl.Int64))
-    data = fixed.map_file(source) if isinstance(source, Path) else source
-    raw = fixed.line_bytes(data, lengths.to_series().to_numpy())
-    return frame if raw is None else frame.with_columns(raw)
+    data = registry_raw.map_file(source) if isinstance(source, Path) else source
+    found = registry_raw.regular_lines(data, FIRST_SEPARATOR.encode())
+    if found is None:
+        return None
+    others = _text_lines(found.other_bytes, file)
+    if others.height != found.others.size:
+        return None  # not split as polars splits them (not expected)
+    text = _spread(others[TEXT], pl.Series(found.others), found.raw.len())
+    return pl.DataFrame([text]).with_row_index(LINE, offset=1).with_columns(found.raw)
 
 
-def _read_lines_csv(source: Path | bytes, separator: str) -> pl.DataFrame:
+def read_lines_csv(source: Path | bytes, separator: str) -> pl.DataFrame:
     return pl.read_csv(
         source,
         has_header=False,

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from pipeline.errors import InputError, Problem
-from pipeline.ingest import registry_fixed, registry_txt
+from pipeline.ingest import registry_fixed, registry_raw, registry_txt
 from pipeline.ingest.registry import RegistryLimits, read_registry, read_registry_bytes
 from pipeline.ingest.registry_txt import RAW, read_txt_lines
 from tests.ingest.test_registry import (
@@ -57,7 +57,7 @@ def outcome(read: Callable[[], pl.DataFrame]) -> Outcome:
 def polars_only() -> Iterator[None]:
     """Every line through the polars path: no RAW column, so no fast path."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(registry_txt, "_with_line_bytes", lambda frame, source: frame)
+        patch.setattr(registry_txt, "_fast_lines", lambda source, file: None)
         yield
 
 
@@ -350,7 +350,7 @@ def test_regular_lines_longer_than_the_layout_are_left_to_polars() -> None:
 
 
 def test_regular_lines_in_many_runs() -> None:
-    # more runs of regular lines than registry_fixed._MAX_RUNS: RAW is one copied chunk
+    # more runs of regular lines than registry_raw._MAX_RUNS: RAW is one copied chunk
     lines = [COMBINED_HEADER]
     for index, line in enumerate(players(1_500)):
         lines.append(line.rstrip() if index % 3 == 1 else line)
@@ -397,3 +397,88 @@ def test_generated_full_list_reads_the_same_both_ways(tmp_path: Path) -> None:
     synthesize_combined_list(path, 300_000, overflow=40)
     assert RAW in read_txt_lines(path, path.name).columns
     assert_same(lambda: read_registry(path))
+
+
+# --- lines split by numpy (registry_raw), the others read as text --------------------
+
+
+def test_lines_are_split_as_polars_splits_them() -> None:
+    # a BOM; empty lines, a line of a CR, a CR inside a line, the last line ending in a CR
+    # without a line feed: LINE and TEXT must be those of polars' read of every line
+    lines = [COMBINED_HEADER, *players(20), "", "\r", ANNA.replace("Anna ", "An\rna"), *players(5)]
+    for end in ("\n", "\r\n"):
+        body = end.join(lines).encode()
+        for data in (b"\xef\xbb\xbf" + body, body + b"\r", body + end.encode() + b"\r", body):
+            assert fast_path_taken(data)
+            assert_same_bytes(data)
+
+
+def test_regular_lines_are_a_size_in_bytes_with_the_line_end() -> None:
+    # a line of the regular size with the other line end is a line one byte longer (a
+    # line feed alone in a CRLF file) or shorter (a CR before the line feed in an LF file)
+    # than the regular lines: it goes the polars way, read from its bytes
+    crlf = [line + "\r\n" for line in [COMBINED_HEADER, *players(30)]]
+    crlf[10] = ANNA + "x\n"
+    crlf[11] = ANNA[:-1] + "\n\r\n"  # and an empty line after a short one
+    assert_same_bytes("".join(crlf).encode())
+    lf = [line + "\n" for line in [COMBINED_HEADER, *players(30)]]
+    lf[10] = ANNA[:-1] + "\r\n"
+    lf[12] = BORIS[:-1] + "\r\n"
+    data = "".join(lf).encode()
+    assert fast_path_taken(data)
+    assert_same_bytes(data)
+
+
+def test_a_file_holding_the_separator_is_read_line_by_line(tmp_path: Path) -> None:
+    lines = [COMBINED_HEADER, *players(30)]
+    lines[7] = lines[7][:20] + "\x1f" + lines[7][21:]
+    data = "\r\n".join(lines).encode()
+    assert not fast_path_taken(data)
+    assert_same_bytes(data)
+    path = tmp_path / "players_list_foa.txt"
+    path.write_bytes(data)
+    assert RAW not in read_txt_lines(path, path.name).columns
+    assert_same(lambda: read_registry(path))
+
+
+def test_non_ascii_lines_of_the_regular_size_are_read_as_text() -> None:
+    # regular by size, but a character of several bytes (UTF-8) or a byte that is not
+    # ASCII (Windows-1252): read as text with the other lines, decoded like the file
+    same_size = ANNA.replace("Anna  ", "Anné ")
+    lines = [COMBINED_HEADER, *players(20), same_size, *players(20, 700_000)]
+    for encoding in ("utf-8", "cp1252"):
+        data = "\n".join(lines).encode(encoding)
+        assert fast_path_taken(data)
+        assert_same_bytes(data)
+
+
+def test_blocks_across_chunks_and_threads() -> None:
+    # blocks of a few rows, several to a chunk and several chunks to a block, shared out
+    # to the threads; sizes and line ends found from a few lines
+    lines = [COMBINED_HEADER]
+    for index, line in enumerate(players(200)):
+        lines.append(line.rstrip() if index % 17 == 3 else line)
+    data = "\r\n".join(lines).encode()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(registry_fixed, "_OUTER", 7)
+        patch.setattr(registry_fixed, "_INNER", 3)
+        patch.setattr(registry_raw, "_SAMPLE", 5)
+        patch.setattr(registry_raw, "_PIECE", 1000)
+        assert read_txt_lines(data, "x")[RAW].n_chunks() > 2
+        assert_same_bytes(data)
+
+
+def test_short_texts_filled_more_or_less_from_block_to_block() -> None:
+    # a block reads a text field on all of its rows or on its filled rows only, as the
+    # last block read found it filled: either way the keys are the same
+    lines = [COMBINED_HEADER]
+    for index, line in enumerate(players(120)):
+        title = "GM" if (index // 20) % 3 == 0 else ("IM" if index % 9 == 0 else "")
+        lines.append(line[:84] + title.ljust(5) + line[89:])
+    data = "\n".join(lines).encode()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(registry_fixed, "_OUTER", 10)
+        patch.setattr(registry_fixed, "_INNER", 4)
+        frame = assert_same_bytes(data)[1]
+    assert isinstance(frame, pl.DataFrame)
+    assert frame["title"].value_counts().height == 3
