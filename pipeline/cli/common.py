@@ -44,8 +44,8 @@ JOBS = typer.Option(
     None,
     "--jobs",
     "-j",
-    help="Processes reading the tournament files (default: one per 8 MB of files, up to the "
-    "cores; 1 reads them in this process).",
+    help="Processes reading the tournament files (default: on 4 cores or more, one per 8 MB "
+    "of files up to the cores; 1 reads them in this process).",
 )
 NO_NAME_MATCH = typer.Option(
     False, "--no-name-match", help="Link players by FIDE ID only, never by name."

@@ -80,7 +80,9 @@ _TRF = 20_000  # bytes of a TRF file of 100 players and 10 rounds
 @pytest.mark.parametrize(
     ("sizes", "jobs", "cores", "expected"),
     [
-        ([_TRF] * 1_000, None, 2, 2),  # as many as the cores
+        ([_TRF] * 1_000, None, 4, 2),  # one per BYTES_PER_WORKER (20 MB)
+        ([_TRF] * 1_000, None, 2, 1),  # on two cores: no workers unless asked for
+        ([parallel.BYTES_PER_WORKER] * 100, None, 6, 6),  # as many as the cores
         ([parallel.BYTES_PER_WORKER] * 100, None, 64, parallel.MAX_WORKERS),
         ([parallel.BYTES_PER_WORKER // 2] * 6, None, 16, 3),  # one per BYTES_PER_WORKER
         ([_TRF] * 100, None, 16, 1),  # too little to pay for a process
