@@ -18,9 +18,9 @@ handing the frames back; measured on TRF files, that is about what reading
 `BYTES_PER_WORKER` bytes costs. So the number of processes is the smaller of the cores
 this process may use and the files' total size over `BYTES_PER_WORKER`: below that, this
 process reads everything. On fewer than `MIN_CORES` cores it reads everything too: on the
-2-core development machine a worker measured no gain (a month of 1,000 TRF files read in
-3.20 s with one worker, 3.03 s without), the second core being taken by polars' threads
-and the frames' hand-over. `jobs` fixes the number (the `--jobs` option; 1 reads here).
+2-core development machine a worker measured no gain beyond the machine's noise (a month
+of 1,000 TRF files read in 3.20 s with a worker and 3.03 s without in one run, 3.04 s
+and 3.64 s in another). `jobs` fixes the number (the `--jobs` option; 1 reads here).
 """
 
 from __future__ import annotations
