@@ -42,11 +42,10 @@ from pipeline.ingest.trf_records import (
     TEAM_RECORDS,
     Records,
     events_frame,
-    round_dates,
     scoring,
 )
 from pipeline.ingest.trf_write import write_trf
-from schemas.ingest import GAME_DTYPES, PENDING_CODE, Events, Games
+from schemas.ingest import GAME_DTYPES, PENDING_CODE, Games
 
 __all__ = ["looks_like_trf", "read_trf", "scoring_from_trf", "split_lines", "write_trf"]
 
@@ -188,8 +187,7 @@ def _read_lines(lines: list[str], file: str, columnwise: bool) -> EventData | No
             file, None, None, "no-players", "expected at least one 001 player line, got none"
         )
     games, used_rounds = _read_games(columns, file, problems)
-    events = events_frame(records, file, used_rounds, problems)
-    dates = round_dates(records, file, events[str(Events.start_date)][0], problems)
+    events, dates = events_frame(records, file, used_rounds, problems)
     problems.raise_if_errors()
     return EventData(
         events=events,

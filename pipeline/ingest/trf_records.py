@@ -6,8 +6,8 @@ by `pipeline.ingest.trf`.
 
 - `source`: ``trf26`` when the file has ``###`` comments, any of the records 142 152 162
   172 192 202 222 352 362, or a ``YYYY/MM/DD`` date in 042; else ``trf16``.
-- `rounds`: the largest of XXR, 142, the number of round dates in 132 and the last round
-  used in the 001 lines.
+- `rounds`: the largest of XXR, 142, the rounds record 132 dates (up to its last date)
+  and the last round used in the 001 lines.
 - `list` / `list_source` / `time_control`: 222 (encoded, seconds) when it reads, else the
   122 free text, else the words of 092 (``(Standard)``); `time_control` is the 222 value
   when it reads, else the 122 text, else an unreadable 222 as written.
@@ -15,7 +15,8 @@ by `pipeline.ingest.trf`.
 - Round dates (`round_dates`, kept beside the frame in `EventData.round_dates`): record
   132, ``YY/MM/DD`` from column 92, one a round, 10 columns apart (``YYYY/MM/DD`` fills
   the 10); a two-digit year is of this century unless that puts it past the event's
-  start year. A slot that holds no such date is a ``bad-round-date`` warning and that
+  start year. Dates that all read but stand out of those columns are taken in order,
+  one a round. A slot that holds no such date is a ``bad-round-date`` warning and that
   round's date unknown.
 - Dates (042, 052) in any form `pipeline.ingest.dates` reads; a form other than year
   first in digits is a ``date-read`` warning that shows the date understood, an ambiguous
@@ -83,14 +84,16 @@ def scoring(records: Records) -> dict[str, float] | None:
 
 def events_frame(
     records: Records, file: str, used_rounds: int, problems: ProblemList
-) -> pl.DataFrame:
+) -> tuple[pl.DataFrame, tuple[date | None, ...]]:
+    """The events frame and the round dates (`round_dates`)."""
     start, end = _event_dates(records, file, problems)
     list_name, list_source, time_control = _rating_list(records, file, problems)
+    dates = round_dates(records, file, start, problems)
     rounds = max(
         used_rounds,
         _record_count(records, "XXR", file, problems),
         _record_count(records, "142", file, problems),
-        _round_dates(records),
+        len(dates),
     )
     is_trf26 = records.comments or any(code in records.values for code in TRF26_MARKERS)
     start_record = records.first("042")
@@ -113,7 +116,7 @@ def events_frame(
         str(Events.layout): None,
         str(Events.scoring): tf.scoring_json(scoring(records)),
     }
-    return pl.DataFrame([row], schema=EVENT_DTYPES)
+    return pl.DataFrame([row], schema=EVENT_DTYPES), dates
 
 
 def _value_columns(line_value: str) -> str:
@@ -178,15 +181,6 @@ def _record_count(records: Records, code: str, file: str, problems: ProblemList)
     return number
 
 
-def _round_dates(records: Records) -> int:
-    """How many round dates record 132 holds (they start in column 92, 10 apart)."""
-    found = records.first("132")
-    if found is None:
-        return 0
-    line = "132 " + found[1]
-    return len(line[tf.FIRST_ROUND - 1 :].split())
-
-
 _ROUND_DATE = re.compile(r"(\d{2}|\d{4})/(\d{2})/(\d{2})")
 
 
@@ -205,6 +199,11 @@ def round_dates(
     ]
     while slots and not slots[-1][1]:
         slots.pop()
+    tokens = line[tf.FIRST_ROUND - 1 :].split()
+    if any(_round_date(t, start) is None for _, t in slots if t) and all(
+        _round_date(t, start) is not None for t in tokens
+    ):  # dates that are all readable, just not in their columns: one a round, in order
+        return tuple(_round_date(t, start) for t in tokens)
     dates: list[date | None] = []
     for at, text in slots:
         day = _round_date(text, start)

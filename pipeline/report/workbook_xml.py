@@ -372,10 +372,6 @@ def sheet_tasks(
         row += segment.height
 
 
-def text_column_width(expr: pl.Expr) -> pl.Expr:
-    return clean_text(expr).str.len_chars().max()
-
-
 # --- the package ----------------------------------------------------------------------
 
 SHARED_STRINGS = "xl/sharedStrings.xml"
@@ -537,6 +533,9 @@ def write_package(
             raise ValueError(f"sheets missing from the package: {missing}")
         if SHARED_STRINGS in names:
             raise ValueError(f"expected no {SHARED_STRINGS} from openpyxl")
+        for needed in (_CONTENT_TYPES, _WORKBOOK_RELS):
+            if needed not in names:
+                raise ValueError(f"expected {needed} in the package from openpyxl")
         for name in names:
             info = _zipinfo(name, when)
             if name == "docProps/core.xml":
@@ -556,9 +555,6 @@ def write_package(
                 zout.writestr(info, _with_sst_relationship(zin.read(name)))
             else:
                 zout.writestr(info, zin.read(name))
-        for needed in (_CONTENT_TYPES, _WORKBOOK_RELS):
-            if needed not in names:
-                raise ValueError(f"expected {needed} in the package from openpyxl")
         info = _zipinfo(SHARED_STRINGS, when)
         with zout.open(info, "w", force_zip64=True) as out:
             _fast_deflate(out)

@@ -349,12 +349,18 @@ def test_regular_lines_longer_than_the_layout_are_left_to_polars() -> None:
     assert_same_bytes(data)
 
 
+def _with_short_lines(count: int, every: int, at: int) -> bytes:
+    """A CRLF list of `count` players whose line `at` of every `every` is stripped of its
+    trailing blanks (not regular: the runs of regular lines are broken there)."""
+    lines = [COMBINED_HEADER]
+    for index, line in enumerate(players(count)):
+        lines.append(line.rstrip() if index % every == at else line)
+    return "\r\n".join(lines).encode()
+
+
 def test_regular_lines_in_many_runs() -> None:
     # more runs of regular lines than registry_raw._MAX_RUNS: RAW is one copied chunk
-    lines = [COMBINED_HEADER]
-    for index, line in enumerate(players(1_500)):
-        lines.append(line.rstrip() if index % 3 == 1 else line)
-    data = "\r\n".join(lines).encode()
+    data = _with_short_lines(1_500, every=3, at=1)
     raw = read_txt_lines(data, "x")[RAW]
     assert raw.n_chunks() == 1
     assert_same_bytes(data)
@@ -455,10 +461,7 @@ def test_non_ascii_lines_of_the_regular_size_are_read_as_text() -> None:
 def test_blocks_across_chunks_and_threads() -> None:
     # blocks of a few rows, several to a chunk and several chunks to a block, shared out
     # to the threads; sizes and line ends found from a few lines
-    lines = [COMBINED_HEADER]
-    for index, line in enumerate(players(200)):
-        lines.append(line.rstrip() if index % 17 == 3 else line)
-    data = "\r\n".join(lines).encode()
+    data = _with_short_lines(200, every=17, at=3)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(registry_fixed, "_OUTER", 7)
         patch.setattr(registry_fixed, "_INNER", 3)

@@ -277,6 +277,16 @@ def test_round_dates(start: str, slots: list[str], dates: tuple[date | None, ...
     assert event.problems == []
 
 
+def test_round_dates_out_of_their_columns_are_taken_in_order() -> None:
+    record = "132".ljust(91) + "25/03/01 25/03/01 25/03/02 25/03/03"  # one blank apart
+    event = read_trf("\n".join(["012 T", "042 2025/03/01", record, *PLAYERS]) + "\n", FILE)
+    assert event.round_dates == (
+        date(2025, 3, 1), date(2025, 3, 1), date(2025, 3, 2), date(2025, 3, 3),
+    )  # fmt: skip
+    assert event.events[c(Events.rounds)][0] == 4
+    assert event.problems == []
+
+
 def test_an_unreadable_round_date_is_a_warning_naming_its_slot() -> None:
     text = "\n".join(["012 T", _record_132("25/03/01", "25/13/01", "tomorrow"), *PLAYERS])
     event = read_trf(text + "\n", FILE)
