@@ -16,7 +16,9 @@ are reported side by side, with the players linked and the changes compared.
 In the same child, after the job, the rating stage is compared with a plain per-game
 Python loop over the same rated games using the scalar rules (pipeline.rules.fide): D,
 the cap, PD from the table, ΔR, per-player sums, the 700 rule, rounding. Both must give
-the same changes.
+the same changes. The stage is timed as the job ran it (the first touch of its memory in
+that process included) and again three times on the same loaded inputs in the warm
+process, as the loop is timed (its rows already built, best of 2).
 
 Targets (all FIDE IDs): <= 12 s and <= 1.3 GB in all, validation <= 2 s of it; the
 rating stage >= 10x faster than the loop.
@@ -205,15 +207,26 @@ if events != "events" or jobs is not None:
                       "players": res.ratings.height,
                       "changes": {str(k): v for k, v in changes.items()}}))
     raise SystemExit(0)
+from pipeline.run import Timer, rate_loaded
+options = RunOptions(paths=[folder / events], registry=folder / "players_list_foa.txt")
+warm = []  # the stage again on the same loaded inputs, in this warm process
+for _ in range(3):
+    timer = Timer()
+    again = rate_loaded(loaded, options, timer)
+    assert again.ratings.equals(res.ratings)
+    warm.append(timer.timings["rate"])
+    del again
 players = pl.concat([ev.players for ev in loaded.events], how="diagonal_relaxed")
 games = pl.concat([ev.games for ev in loaded.events], how="diagonal_relaxed")
 registry = loaded.registry
 assert registry is not None
-loop_s, changes = _loop_rating_stage(
+rows = (
     players.select("event_id", "start_no", "fide_id", "rating").rows(),
     games.select("event_id", "start_no", "opponent_no", "code").rows(),
     registry.select("fideid", "rating", "k").rows(),
 )
+loop_s, changes = _loop_rating_stage(*rows)
+loop_s = min(loop_s, _loop_rating_stage(*rows)[0])
 vec = dict(res.ratings.filter(pl.col("status") == "rated").select("fide_id", "change").rows())
 agree = all(vec.get(p) == c for p, c in changes.items()) and len(changes) == len(vec)
 print(json.dumps({"wall": wall, "timings": outcome.timings, "peaks": outcome.peaks,
@@ -221,6 +234,7 @@ print(json.dumps({"wall": wall, "timings": outcome.timings, "peaks": outcome.pea
                   "workers_peak": workers_peak,
                   "rated_rows": int(res.games["rated"].sum()),
                   "players": res.ratings.height, "loop_s": loop_s, "agree": agree,
+                  "warm_rate_s": min(warm),
                   "identities": identities,
                   "changes": {str(k): v for k, v in vec.items()}}))
 """
@@ -298,18 +312,21 @@ def main() -> None:
         f"{half['wall'] - data['wall']:+.2f} s, {(peak_half - peak_all) / 1e6:+.0f} MB"
     )
     rate_s = data["timings"]["rate"]
+    warm_s = data["warm_rate_s"]
     loop_s = data["loop_s"]
     rows = data["rated_rows"]
     print(
-        f"rating stage {rate_s:.2f} s; the same stage as a plain per-game Python loop "
-        f"{loop_s:.2f} s; ratio {loop_s / rate_s:.1f}x ({rows:,} rated game rows); "
-        f"same changes: {data['agree']}"
+        f"rating stage {rate_s:.2f} s in the job, {warm_s:.2f} s run again warm (best of 3); "
+        f"the same stage as a plain per-game Python loop {loop_s:.2f} s (best of 2); ratio "
+        f"{loop_s / rate_s:.1f}x in the job, {loop_s / warm_s:.1f}x warm ({rows:,} rated game "
+        f"rows); same changes: {data['agree']}"
     )
     print(
         f"targets: total <= 12 s {'met' if data['wall'] <= 12 else 'MISSED'}; "
         f"peak <= 1.3 GB {'met' if peak_all <= 1.3e9 else 'MISSED'}; "
         f"validation <= 2 s {'met' if data['timings'].get('validate', 99) <= 2 else 'MISSED'}; "
-        f"rating >= 10x loop {'met' if loop_s / rate_s >= 10 else 'MISSED'}"
+        f"rating >= 10x loop {'met' if loop_s / rate_s >= 10 else 'MISSED'} in the job, "
+        f"{'met' if loop_s / warm_s >= 10 else 'MISSED'} warm"
     )
 
 
