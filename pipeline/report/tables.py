@@ -9,7 +9,6 @@ Every file is written atomically (report/atomic.py).
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Mapping, Sequence
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 import polars as pl
 
 from pipeline.errors import Problem
+from pipeline.report import pretty_json
 from pipeline.report.atomic import atomic_open, atomic_write_text
 from schemas.output import GAMES_COLUMNS, IDENTITY_COLUMNS, RATINGS_COLUMNS
 
@@ -128,8 +128,21 @@ def problem_dict(problem: Problem) -> dict[str, object]:
     }
 
 
+_PLAIN = (str, int, bool, type(None))  # JSON values as they are (a float may be NaN)
+
+
+def _plain(value: dict[object, object]) -> bool:
+    """Whether a dict is JSON as it is: text keys, values of `_PLAIN` types or finite
+    floats (a problem object of the summary's thousands)."""
+    return all(type(k) is str for k in value) and all(
+        type(v) in _PLAIN or (type(v) is float and math.isfinite(v)) for v in value.values()
+    )
+
+
 def _jsonable(value: object) -> object:
     """Plain JSON values: problems as objects, paths and dates as strings, NaN as null."""
+    if type(value) is dict and _plain(value):
+        return value
     if isinstance(value, Problem):
         return problem_dict(value)
     if isinstance(value, Mapping):
@@ -157,9 +170,8 @@ def ordered_summary(summary: Mapping[str, object]) -> dict[str, object]:
 
 
 def summary_text(summary: Mapping[str, object]) -> str:
-    return (
-        json.dumps(ordered_summary(summary), indent=2, ensure_ascii=False, allow_nan=False) + "\n"
-    )
+    """summary.json's text: json.dumps' with an indent of 2, UTF-8 as it is."""
+    return pretty_json.dumps(ordered_summary(summary)) + "\n"
 
 
 def write_summary_json(path: Path, summary: Mapping[str, object]) -> None:
