@@ -446,13 +446,33 @@ def _splice(template: bytes, member: str, dimension: bytes) -> tuple[bytes, byte
     return head + b"<sheetData>", b"</sheetData>" + template[match.end() :]
 
 
-def _fast_deflate(member: Any) -> None:
-    """Let zipfile's writer of one member deflate through ISA-L (raw deflate, the same
-    stream format). zipfile takes its compressor from a fixed table, so the writer's
-    compressor is replaced before the first byte; left alone if the attribute is
-    missing."""
-    if _deflate is not zlib and hasattr(member, "_compressor"):
-        member._compressor = _deflate.compressobj(_COMPRESS_LEVEL, _deflate.DEFLATED, -15)
+_WRITER_STATE = ("_compressor", "_crc", "_file_size", "_compress_size", "_fileobj")
+
+
+def fast_writer(member: Any) -> Callable[[bytes], object]:
+    """How to write the bytes of one zip member opened for writing: through ISA-L's
+    deflate (raw deflate, the same stream format) and its CRC-32 (the same checksum, some
+    six times zlib's speed) when zipfile's writer keeps the state its own `write` keeps;
+    else that `write`. zipfile takes its compressor from a fixed table and its CRC
+    function from zlib, so the writer's compressor is replaced before the first byte and
+    the state updated as its `write` would; its `close` then flushes and writes the
+    sizes and CRC as always."""
+    if _deflate is zlib or not all(hasattr(member, name) for name in _WRITER_STATE):
+        write: Callable[[bytes], object] = member.write
+        return write
+    compressor = _deflate.compressobj(_COMPRESS_LEVEL, _deflate.DEFLATED, -15)
+    member._compressor = compressor
+    crc32 = _deflate.crc32
+    out = member._fileobj
+
+    def fast(data: bytes) -> None:
+        member._file_size += len(data)
+        member._crc = crc32(data, member._crc)
+        packed = compressor.compress(data)
+        member._compress_size += len(packed)
+        out.write(packed)
+
+    return fast
 
 
 _DONE = object()
@@ -544,11 +564,11 @@ def write_package(
                 sheet = rows[name]
                 head, tail = _splice(zin.read(name), name, sheet.dimension)
                 with zout.open(info, "w", force_zip64=True) as out:
-                    _fast_deflate(out)
-                    out.write(head)
+                    write = fast_writer(out)
+                    write(head)
                     for chunk in prefetched(sheet.tasks):
-                        out.write(chunk)
-                    out.write(tail)
+                        write(chunk)
+                    write(tail)
             elif name == _CONTENT_TYPES:
                 zout.writestr(info, _inserted(zin.read(name), b"</Types>", _SST_OVERRIDE, name))
             elif name == _WORKBOOK_RELS:
@@ -557,8 +577,7 @@ def write_package(
                 zout.writestr(info, zin.read(name))
         info = _zipinfo(SHARED_STRINGS, when)
         with zout.open(info, "w", force_zip64=True) as out:
-            _fast_deflate(out)
-            out.write(strings.xml())
+            fast_writer(out)(strings.xml())
 
 
 def _inserted(xml: bytes, before: bytes, part: bytes, member: str) -> bytes:
