@@ -256,3 +256,80 @@ def test_read_path_rejects_a_bad_list_override(tmp_path: Path) -> None:
     path.write_bytes(TRF)
     with pytest.raises(ValueError, match="list_override"):
         read_path(path, "classical")
+
+
+def _match_trf(first: str, last: str, dates: list[str]) -> str:
+    """A two-player match without a time control, one game a round, record 132 dating
+    the rounds (`dates`, YY/MM/DD; none: no record 132)."""
+    lines = ["012 Club match", f"042 {first}", f"052 {last}", "062 2", "072 2"]
+    if dates:
+        lines.append("132".ljust(91) + "".join(d.ljust(10) for d in dates).rstrip())
+    rounds = len(dates) or 4
+    for no, name, opponent in ((1, "Aalto, Anna", 2), (2, "Berg, Bo", 1)):
+        # columns 1-3, 5-8 start number, 15-47 name, 49-52 rating, 54-56 federation,
+        # 58-68 FIDE ID, 70-79 birth, 81-84 points, 86-89 rank, 92- the rounds
+        head = f"001 {no:>4}      {name:<33} 1800 FIN {90000000 + no:>11} 1990/01/01 "
+        head += f"{rounds / 2:>4.1f} {no:>4}  "
+        slots = [f"{opponent:>4} {'w' if (r + no) % 2 else 'b'} =  " for r in range(rounds)]
+        lines.append((head + "".join(slots)).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("first", "last", "dates", "expected"),
+    [
+        # the round dates agree with the average: the message is the average's
+        (
+            "2025/04/12",
+            "2025/04/15",
+            ["25/04/12", "25/04/13", "25/04/14", "25/04/15"],
+            ("standard", "schedule", "list-inferred", "4 rounds in 4 days is a standard event"),
+        ),
+        # one round a day on average, but two on a day: nothing says standard any more
+        (
+            "2025/04/12",
+            "2025/04/15",
+            ["25/04/12", "25/04/12", "25/04/14", "25/04/15"],
+            (
+                "standard",
+                "assumed",
+                "list-assumed",
+                "4 rounds on 3 days by the round dates, 2 on 2025-04-12: rated as standard",
+            ),
+        ),
+        # under two a day on average, but four rounds on the first day: rapid
+        (
+            "2025/04/12",
+            "2025/04/14",
+            ["25/04/12", "25/04/12", "25/04/12", "25/04/12", "25/04/14"],
+            (
+                "rapid",
+                "assumed",
+                "list-assumed",
+                "5 rounds on 2 days by the round dates, 4 on 2025-04-12 is more than a "
+                "standard event plays: rated as rapid",
+            ),
+        ),
+        # without record 132, the average as before
+        (
+            "2025/04/12",
+            "2025/04/14",
+            [],
+            ("standard", "assumed", "list-assumed", "4 rounds in 3 days: rated as standard"),
+        ),
+    ],
+)
+def test_list_from_the_rounds_of_each_day(
+    tmp_path: Path, first: str, last: str, dates: list[str], expected: tuple[str, ...]
+) -> None:
+    path = tmp_path / "match.trf"
+    path.write_text(_match_trf(first, last, dates), encoding="utf-8")
+    (event,) = read_path(path)
+    row = event.events.row(0, named=True)
+    (warning,) = [p for p in event.problems if p.code.startswith("list-")]
+    lst, source, code, why = expected
+    assert (row["list"], row["list_source"], warning.code) == (lst, source, code)
+    assert warning.message == (
+        f"expected a time control that names the rating list, got none; {why} "
+        "(pass --list to say otherwise)"
+    )
