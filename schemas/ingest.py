@@ -47,6 +47,10 @@ class Events(pa.DataFrameModel):
     opponent_ref: str | None = pa.Field(nullable=True)  # crosstables: 'rank' or 'start-number'
     layout: str | None = pa.Field(nullable=True, isin=LAYOUTS)  # crosstables only
     scoring: str | None = pa.Field(nullable=True)  # 162 / XXS point values, JSON {"W":1.0,...}
+    # TRF 102 / 112, a crosstable's "Chief Arbiter :" / "Deputy Chief Arbiter :" lines, as
+    # written ("IA Surname, Name (FIDE ID)"); one deputy a line
+    chief_arbiter: str | None = pa.Field(nullable=True)
+    deputy_arbiters: str | None = pa.Field(nullable=True)
 
     class Config:
         strict = False
@@ -114,6 +118,8 @@ EVENT_DTYPES: dict[str, type[pl.DataType]] = {
     str(Events.opponent_ref): pl.String,
     str(Events.layout): pl.String,
     str(Events.scoring): pl.String,
+    str(Events.chief_arbiter): pl.String,
+    str(Events.deputy_arbiters): pl.String,
 }
 PLAYER_DTYPES: dict[str, type[pl.DataType]] = {
     str(Players.event_id): pl.String,

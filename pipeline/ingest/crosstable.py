@@ -266,6 +266,8 @@ def _events_frame(
         str(Events.opponent_ref): reference,
         str(Events.layout): layout.name,
         str(Events.scoring): None,  # crosstables use the standard 1 / ½ / 0
+        str(Events.chief_arbiter): info.chief_arbiter,
+        str(Events.deputy_arbiters): "\n".join(info.deputy_arbiters) or None,
     }
     return pl.DataFrame([row], schema=EVENT_DTYPES)
 

@@ -3,8 +3,9 @@
 chess-results / Swiss-Manager exports start with a line naming the database, the
 tournament name, ``Last update dd.mm.yyyy hh:mm:ss``, sometimes detail lines
 (``Organizer(s) : ...``, ``Time control (Rapid) : ...``, ``Number of rounds : 7``,
-``Date : 2025/04/30``) and a title such as ``Final Ranking crosstable after 7 Rounds`` /
-``Endtabelle nach 7 Runden`` / ``Starting rank crosstable``. The words of every language
+``Date : 2025/04/30``, ``Chief Arbiter : IA Surname, Name (5301920)``) and a title such
+as ``Final Ranking crosstable after 7 Rounds`` / ``Endtabelle nach 7 Runden`` /
+``Starting rank crosstable``. The words of every language
 are those of `pipeline.ingest.vocabulary`. Which FIDE rating list the event belongs to is
 not a field of the format: it is taken from the time-control line
 (`pipeline.ingest.timecontrol`), else from words of the name and title, and stays null
@@ -58,6 +59,8 @@ class Preamble:
     city: str | None = None
     federation: str | None = None
     time_control: str | None = None
+    chief_arbiter: str | None = None  # "IA Surname, Name (FIDE ID)" as written
+    deputy_arbiters: list[str] = field(default_factory=list)
     updated: date | None = None  # the "Last update" date: the standings' date
     ambiguous: list[tuple[int, DateRead]] = field(default_factory=list)  # (row, date)
     unusual: list[tuple[int, DateRead]] = field(default_factory=list)  # not year first
@@ -149,6 +152,13 @@ def _key_line(info: Preamble, line: str, folded: str) -> bool:
         return True
     if _label(folded, "location"):
         info.city = info.city or (_value(line) or None)
+        return True
+    if _label(folded, "chief_arbiter"):
+        info.chief_arbiter = info.chief_arbiter or (_value(line) or None)
+        return True
+    if _label(folded, "deputy_arbiter"):
+        if _value(line):
+            info.deputy_arbiters.append(_value(line))
         return True
     return _label(folded, "other")
 

@@ -48,9 +48,13 @@ from schemas.ingest import PENDING_CODE, Events, Players
 
 E_CITY, E_FED, E_SCORING = str(Events.city), str(Events.federation), str(Events.scoring)
 E_LIST_SOURCE = str(Events.list_source)
+E_CHIEF, E_DEPUTIES = str(Events.chief_arbiter), str(Events.deputy_arbiters)
 P_RANK = str(Players.rank)
 
-EVENT_FIELDS = (E.NAME, E.LIST, E.START, E.END, E.ROUNDS, E.TIME, E_SCORING, E_CITY, E_FED)
+EVENT_FIELDS = (
+    E.NAME, E.LIST, E.START, E.END, E.ROUNDS, E.TIME, E_SCORING, E_CITY, E_FED, E_CHIEF,
+    E_DEPUTIES,
+)  # fmt: skip
 PLAYER_FIELDS = (P.NO, P.NAME, P.FIDE, P.FED, P.TITLE, P.SEX, P.BIRTH, P.RATING, P.POINTS, P_RANK)
 GAME_FIELDS = (G.NO, G.ROUND, G.OPP, G.COLOUR, G.CODE)
 _WRITABLE_CODES = frozenset({*tf.RESULT_CODE_SET, PENDING_CODE})
@@ -264,14 +268,17 @@ def _fit_events(
     played = games.filter(~((pl.col(G.CODE) == "Z") & pl.col(G.OPP).is_null()))
     last = played[G.ROUND].max() if played.height else None
     rounds = max(row.get(E.ROUNDS) or 0, last if isinstance(last, int) else 0)
-    texts = {name: row.get(name) for name in (E.NAME, E_CITY, E_FED)}
+    texts: dict[str, str | None] = {
+        name: None if (v := row.get(name)) is None else one_line(str(v))
+        for name in (E.NAME, E_CITY, E_FED, E_CHIEF)
+    }
+    deputies = row.get(E_DEPUTIES)
+    if isinstance(deputies, str):  # a 112 record each, as they read back
+        texts[E_DEPUTIES] = "\n".join(filter(None, map(one_line, deputies.splitlines()))) or None
     fitted = events.with_columns(
         pl.lit(end, dtype=pl.Date).alias(E.END),
         pl.lit(rounds or None, dtype=pl.Int64).alias(E.ROUNDS),
-        *[
-            pl.lit(None if v is None else one_line(str(v)), dtype=pl.String).alias(name)
-            for name, v in texts.items()
-        ],
+        *[pl.lit(v, dtype=pl.String).alias(name) for name, v in texts.items()],
     )
     return fitted, problems
 

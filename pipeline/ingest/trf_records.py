@@ -115,8 +115,16 @@ def events_frame(
         str(Events.opponent_ref): None,
         str(Events.layout): None,
         str(Events.scoring): tf.scoring_json(scoring(records)),
+        str(Events.chief_arbiter): records.text("102"),
+        str(Events.deputy_arbiters): _lines(records, "112"),
     }
     return pl.DataFrame([row], schema=EVENT_DTYPES), dates
+
+
+def _lines(records: Records, code: str) -> str | None:
+    """The non-blank values of every record `code`, one a line (None if there are none)."""
+    values = [value.strip() for _, value in records.values.get(code, [])]
+    return "\n".join(v for v in values if v) or None
 
 
 def _value_columns(line_value: str) -> str:

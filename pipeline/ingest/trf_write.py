@@ -1,7 +1,8 @@
 """Write an event's frames as a TRF26 (default) or TRF16 file (LF line ends).
 
 Records written: 012 name, 022 city, 032 federation, 042 / 052 dates, 062 players, 072
-rated players, 092 the rating list's name when known (``Rapid``), the time control, 132
+rated players, 092 the rating list's name when known (``Rapid``), 102 the chief arbiter
+and 112 each deputy chief arbiter when known, the time control, 132
 the round dates when the event has them (``YY/MM/DD`` from column 92, one a round), XXR
 rounds, the scoring when the events frame has a `scoring` column, then one 001 line per
 player in start-number order with every round slot in its exact columns. The two
@@ -46,6 +47,7 @@ E_NAME, E_CITY, E_FED = str(Events.name), str(Events.city), str(Events.federatio
 E_START, E_END, E_ROUNDS = str(Events.start_date), str(Events.end_date), str(Events.rounds)
 E_LIST, E_LIST_SOURCE = str(Events.list), str(Events.list_source)
 E_TIME, E_SCORING = str(Events.time_control), str(Events.scoring)
+E_CHIEF, E_DEPUTIES = str(Events.chief_arbiter), str(Events.deputy_arbiters)
 P_NO, P_SEX, P_TITLE, P_NAME = (
     str(Players.start_no), str(Players.sex), str(Players.title), str(Players.name),
 )  # fmt: skip
@@ -89,6 +91,10 @@ def write_trf(event: EventData, version: str = TRF26) -> str:
     list_name = row.get(E_LIST)
     if list_name in LIST_WORDS:
         record("092", LIST_WORDS[list_name])
+    record("102", row.get(E_CHIEF))
+    deputies = row.get(E_DEPUTIES)
+    for deputy in deputies.splitlines() if isinstance(deputies, str) else []:
+        record("112", deputy)
     time_control = time_control_record(row, version)
     if time_control is not None:
         record(*time_control)

@@ -277,41 +277,61 @@ PREAMBLE: dict[str, dict[str, tuple[str, ...]]] = {
         "nl": ("Aantal ronden", "Aantal rondes"),  # unconfirmed
         "ru": ("Количество туров",),
     },
-    # labels read past: organisers, arbiters, the tournament's type and figures
+    # the arbiters a TRF names (102, 112); other arbiters are read past
+    "chief_arbiter": {
+        "en": ("Chief Arbiter",),
+        "de": ("Hauptschiedsrichter",),
+        "es": ("Árbitro principal",),
+        "fr": ("Arbitre principal",),  # unconfirmed
+        "it": ("Arbitro principale",),  # unconfirmed
+        "pt": ("Árbitro principal",),
+        "nl": ("Hoofdarbiter",),  # unconfirmed
+        "ru": ("Главный арбитр",),
+    },
+    "deputy_arbiter": {
+        "en": ("Deputy Chief Arbiter",),
+        "de": ("Stellvertretender Hauptschiedsrichter",),  # unconfirmed
+        "es": ("Árbitro principal adjunto",),  # unconfirmed
+        "fr": ("Arbitre principal adjoint",),  # unconfirmed
+        "it": ("Vice arbitro principale",),  # unconfirmed
+        "pt": ("Árbitro principal adjunto",),  # unconfirmed
+        "nl": ("Plaatsvervangend hoofdarbiter",),  # unconfirmed
+        "ru": ("Заместитель главного судьи",),
+    },
+    # labels read past: organisers, other arbiters, the tournament's type and figures
     "other": {
         "en": (
-            "Organizer(s)", "Organizer", "Organiser", "Tournament director", "Chief Arbiter",
-            "Deputy Chief Arbiter", "Arbiter", "Tournament type", "Rating calculation",
-            "FIDE-Event-ID", "Rating-Ø", "Average", "Pairing program", "Creator",
+            "Organizer(s)", "Organizer", "Organiser", "Tournament director", "Arbiter",
+            "Tournament type", "Rating calculation", "FIDE-Event-ID", "Rating-Ø", "Average",
+            "Pairing program", "Creator",
         ),
         "de": (
-            "Veranstalter", "Turnierdirektor", "Hauptschiedsrichter", "Schiedsrichter",
-            "Turniermodus", "Turnierart", "Elorechnung", "Eloauswertung", "Eloschnitt",
-            "Auslosungsprogramm",
+            "Veranstalter", "Turnierdirektor", "Schiedsrichter", "Turniermodus", "Turnierart",
+            "Elorechnung", "Eloauswertung", "Eloschnitt", "Auslosungsprogramm",
         ),
         "es": (
-            "Organizador", "Director del Torneo", "Árbitro principal", "Árbitro",
-            "Tipo de torneo", "Cálculo de elo", "Elo medio", "Media",
+            "Organizador", "Director del Torneo", "Árbitro", "Tipo de torneo",
+            "Cálculo de elo", "Elo medio", "Media",
         ),
         "fr": (
-            "Organisateur", "Directeur du tournoi", "Arbitre principal", "Arbitre",
-            "Type de tournoi", "Calcul Elo", "Moyenne Elo",
+            "Organisateur", "Directeur du tournoi", "Arbitre", "Type de tournoi",
+            "Calcul Elo", "Moyenne Elo",
         ),  # unconfirmed
         "it": (
-            "Organizzatore", "Direttore del torneo", "Arbitro principale", "Arbitro",
-            "Tipo di torneo", "Calcolo Elo", "Elo medio",
+            "Organizzatore", "Direttore del torneo", "Arbitro", "Tipo di torneo",
+            "Calcolo Elo", "Elo medio",
         ),  # unconfirmed
         "pt": (
-            "Organizador", "Director do torneio", "Diretor do torneio", "Árbitro principal",
-            "Árbitro", "Tipo de torneio", "Cálculo de rating", "Elo médio",
+            "Organizador", "Director do torneio", "Diretor do torneio", "Árbitro",
+            "Tipo de torneio", "Cálculo de rating", "Elo médio",
         ),
         "nl": (
-            "Organisator", "Toernooidirecteur", "Hoofdarbiter", "Arbiter",
-            "Toernooitype", "Ratingberekening", "Gemiddelde rating",
+            "Organisator", "Toernooidirecteur", "Arbiter", "Toernooitype",
+            "Ratingberekening", "Gemiddelde rating",
         ),  # unconfirmed
         "ru": (
-            "Организатор(ы)", "Турнирный директор", "Главный арбитр",
-            "Заместитель главного судьи", "Арбитр(ы)", "Расчет рейтинга", "Рейт.-Ø",
+            "Организатор(ы)", "Турнирный директор", "Арбитр(ы)", "Расчет рейтинга",
+            "Рейт.-Ø",
         ),
     },
 }  # fmt: skip

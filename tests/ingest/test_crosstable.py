@@ -213,6 +213,43 @@ def test_swiss_player_fields() -> None:
     ]
 
 
+REAL = Path(__file__).resolve().parent.parent / "fixtures" / "real"
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "chessresults_keshmat_circuit_rapid_2025_04.xlsx",
+        "chessresults_keshmat_circuit_rapid_2025_04_libreoffice_semicolon.csv",
+    ],
+)
+def test_arbiters_of_a_real_export(name: str) -> None:
+    path = REAL / name
+    if path.suffix == ".xlsx":
+        event = read_crosstable_xlsx(path.read_bytes(), name)
+    else:
+        event = read_crosstable_csv(path.read_text(encoding="utf-8"), name)
+    row = event_row(event)
+    assert row[str(Events.chief_arbiter)] == "IA Abou Jaoude, Elias (5301920)"
+    # "Arbiter : FA ..." lists the other arbiters, whom a TRF does not name
+    assert row[str(Events.deputy_arbiters)] == "IA Jawhar, Oussama (5302137)"
+
+
+def test_arbiters_in_another_language() -> None:
+    lines = SWISS_EN_BY_RANK.splitlines()
+    extra = [
+        "Hauptschiedsrichter : IA Muster, Hans (4600000)",
+        "Stellvertretender Hauptschiedsrichter : FA Beispiel, Eva (4600001)",
+        "Deputy Chief Arbiter : NA Doe, Jo",
+        "Schiedsrichter : NA Someone",
+    ]
+    text = "\n".join([lines[0], *extra, *lines[1:]]) + "\n"
+    row = event_row(read_crosstable_csv(text, "de.csv"))
+    assert row[str(Events.chief_arbiter)] == "IA Muster, Hans (4600000)"
+    assert row[str(Events.deputy_arbiters)] == "FA Beispiel, Eva (4600001)\nNA Doe, Jo"
+    assert row[str(Events.name)] == "Spring Rapid Open 2024"
+
+
 def test_preamble_gives_name_dates_and_rounds() -> None:
     row = event_row(read_crosstable_csv(SWISS_EN_BY_RANK, "dir/spring.csv"))
     assert row[str(Events.name)] == "Spring Rapid Open 2024"

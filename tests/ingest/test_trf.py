@@ -121,7 +121,24 @@ def test_sample_event_row() -> None:
         c(Events.opponent_ref): None,
         c(Events.layout): None,
         "scoring": None,
+        c(Events.chief_arbiter): None,
+        c(Events.deputy_arbiters): None,
     }
+
+
+def test_arbiters_read_from_records_102_and_112() -> None:
+    lines = SAMPLE.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("122"))
+    arbiters = [
+        "102 IA Mikel Larreategi Arana (22232540)",
+        "112 FA Ana Ruiz (123)",
+        "112",
+        "112  NA Bo Li ",
+    ]
+    text = "\n".join([*lines[:at], *arbiters, *lines[at:]]) + "\n"
+    row = read_trf(text, FILE).events.row(0, named=True)
+    assert row[c(Events.chief_arbiter)] == "IA Mikel Larreategi Arana (22232540)"
+    assert row[c(Events.deputy_arbiters)] == "FA Ana Ruiz (123)\nNA Bo Li"  # a blank 112 left out
 
 
 def test_sample_players() -> None:

@@ -10,6 +10,7 @@ InputError, nothing else.
 from __future__ import annotations
 
 import string
+from dataclasses import replace
 from datetime import date, timedelta
 
 import polars as pl
@@ -59,6 +60,21 @@ def test_write_trf_exact_columns() -> None:
         p001(4, "w", "WIM", "Dogwood, Eira", "", "NOR", "", "", "0.0", "",
              "   2 w 0", "   3 - -", "0000 - Z"),
     ]  # fmt: skip
+
+
+def test_arbiters_written_as_records_102_and_112() -> None:
+    event = read_trf(SAMPLE, FILE)
+    events = event.events.with_columns(
+        pl.lit("IA Mikel Larreategi Arana (22232540)").alias(c(Events.chief_arbiter)),
+        pl.lit("FA Ana Ruiz\nNA Bo Li").alias(c(Events.deputy_arbiters)),
+    )
+    lines = write_trf(replace(event, events=events)).splitlines()
+    at = lines.index("092 Standard")
+    assert lines[at + 1 : at + 4] == [
+        "102 IA Mikel Larreategi Arana (22232540)",
+        "112 FA Ana Ruiz",
+        "112 NA Bo Li",
+    ]
 
 
 def frames_equal(a: pl.DataFrame, b: pl.DataFrame, skip: tuple[str, ...]) -> bool:
@@ -157,6 +173,10 @@ def events(draw: st.DrawFn) -> EventData:
         c(Events.opponent_ref): None,
         c(Events.layout): None,
         c(Events.scoring): draw(st.sampled_from(SCORINGS)),
+        c(Events.chief_arbiter): draw(st.none() | NAME),
+        c(Events.deputy_arbiters): draw(
+            st.none() | st.lists(NAME, min_size=1, max_size=3).map("\n".join)
+        ),
     }
     return EventData(
         events=pl.DataFrame([event], schema=EVENT_SCHEMA),
