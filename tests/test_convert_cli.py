@@ -38,6 +38,9 @@ def invoke(*args: object) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
+ARBITERS = ["chief_arbiter", "deputy_arbiters"]
+
+
 def event_files(folder: Path) -> list[Path]:
     return [p for p in sorted(folder.iterdir()) if detect_kind_of(p) in EVENT_KINDS]
 
@@ -104,14 +107,18 @@ def test_round_trip(
     written = sorted(out.iterdir())
     assert written
     assert all(p.suffix == ".trf" for p in written)
-    dates_written = []
+    dates_written, arbiters_written = [], []
     for path in written:
         event = read_trf(path.read_text(encoding="utf-8"), str(path))
         assert event.events["source"][0] == version
         dates_written.append(event.round_dates)
+        arbiters_written.append(event.events.select(ARBITERS).row(0))
     files = find_inputs([source]).events if source.is_dir() else [source]
-    dates_read = [ev.round_dates for file in files for ev in read_path(file)]
+    events_read = [ev for file in files for ev in read_path(file)]
+    dates_read = [ev.round_dates for ev in events_read]
     assert sorted(dates_written, key=repr) == sorted(dates_read, key=repr)  # record 132
+    arbiters_read = [ev.events.select(ARBITERS).row(0) for ev in events_read]
+    assert sorted(arbiters_written, key=repr) == sorted(arbiters_read, key=repr)  # 102, 112
     if source not in sources_seen:
         before = ratings_csv(tmp_path / "source.csv", [source], None, None)
         sources_seen[source] = (before, warning_codes(source))

@@ -41,6 +41,7 @@ import polars as pl
 from pipeline.ingest import trf_fields as tf
 from pipeline.ingest.model import EventData
 from pipeline.ingest.timecontrol import ENCODED_MIN_BASE, Period, parse_encoded
+from pipeline.ingest.vocabulary import PREAMBLE_LABELS, fold
 from schemas.ingest import PENDING_CODE, Events, Games, Players
 
 E_NAME, E_CITY, E_FED = str(Events.name), str(Events.city), str(Events.federation)
@@ -48,6 +49,7 @@ E_START, E_END, E_ROUNDS = str(Events.start_date), str(Events.end_date), str(Eve
 E_LIST, E_LIST_SOURCE = str(Events.list), str(Events.list_source)
 E_TIME, E_SCORING = str(Events.time_control), str(Events.scoring)
 E_CHIEF, E_DEPUTIES = str(Events.chief_arbiter), str(Events.deputy_arbiters)
+E_SOURCE = str(Events.source)
 P_NO, P_SEX, P_TITLE, P_NAME = (
     str(Players.start_no), str(Players.sex), str(Players.title), str(Players.name),
 )  # fmt: skip
@@ -143,12 +145,17 @@ def time_control_record(row: dict[str, Any], version: str = TRF26) -> tuple[str,
     A time control the file read from 222, or one in 222's grammar whose first base time
     is over 180 (seconds, as `timecontrol.classify_time_control` reads a crosstable's),
     goes to TRF26's 222; in TRF16 it goes to 122 as free text that reads the same
-    (`encoded_as_free_text`). Anything else, and a 122 text, goes to 122 as it is.
+    (`encoded_as_free_text`). Anything else, and a 122 text, goes to 122 as it is; a
+    crosstable's line goes to 122 without its label (``Time control (Rapid) :``).
     """
     value = row.get(E_TIME)
     if not value:
         return None
     text = one_line(str(value))
+    if str(row.get(E_SOURCE) or "").startswith("crosstable"):
+        # a crosstable's time-control line: free text under a label, read as free text
+        # (its numbers, then its words) as a 122 is
+        return "122", _without_label(text)
     periods = parse_encoded(text)
     source = row.get(E_LIST_SOURCE)
     encoded = periods is not None and (
@@ -159,6 +166,18 @@ def time_control_record(row: dict[str, Any], version: str = TRF26) -> tuple[str,
     if version == TRF26:
         return "222", text
     return "122", encoded_as_free_text(periods)
+
+
+def _without_label(line: str) -> str:
+    """A crosstable's time-control line without its label: ``Time control (Rapid) : 10
+    minutes + 3 secs per move`` -> ``10 minutes + 3 secs per move`` (the whole line when
+    it has no label, or nothing after it; the list it names is 092's)."""
+    found = PREAMBLE_LABELS["time_control"].match(fold(line))
+    if found is None:
+        return line
+    rest = fold(line)[found.end() :].lstrip()
+    value = line.partition(":")[2].strip()
+    return value if rest.startswith((":", "(")) and ":" in line and value else line
 
 
 def _minutes(seconds: Fraction) -> str:

@@ -22,6 +22,7 @@ from pipeline.errors import InputError, Problem
 from pipeline.ingest.model import EventData
 from pipeline.ingest.trf import read_trf, write_trf
 from pipeline.ingest.trf_fields import result_score
+from pipeline.ingest.trf_write import time_control_record
 from schemas.ingest import EVENT_DTYPES as EVENT_SCHEMA
 from schemas.ingest import GAME_DTYPES as GAME_SCHEMA
 from schemas.ingest import PLAYED_CODES, Events, Games, Players
@@ -75,6 +76,26 @@ def test_arbiters_written_as_records_102_and_112() -> None:
         "112 FA Ana Ruiz",
         "112 NA Bo Li",
     ]
+
+
+@pytest.mark.parametrize(
+    ("source", "value", "expected"),
+    [
+        ("crosstable-xlsx", "Time control (Rapid) : 10 minutes + 3 secs per move",
+         ("122", "10 minutes + 3 secs per move")),
+        ("crosstable-csv", "Bedenkzeit: 90 Min. + 30 Sek.", ("122", "90 Min. + 30 Sek.")),
+        ("crosstable-csv", "Time control (Standard) :", ("122", "Time control (Standard) :")),
+        ("crosstable-csv", "10 min + 5 sec", ("122", "10 min + 5 sec")),
+        # free text under its label, as the crosstable was read: never 222's seconds
+        ("crosstable-csv", "Time control : 900+10", ("122", "900+10")),
+        ("trf26", "Time control: 90 min", ("122", "Time control: 90 min")),
+    ],
+)  # fmt: skip
+def test_a_crosstables_time_control_is_written_without_its_label(
+    source: str, value: str, expected: tuple[str, str]
+) -> None:
+    row = {c(Events.source): source, c(Events.time_control): value}
+    assert time_control_record(row) == expected
 
 
 def frames_equal(a: pl.DataFrame, b: pl.DataFrame, skip: tuple[str, ...]) -> bool:
