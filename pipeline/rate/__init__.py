@@ -1,6 +1,7 @@
 """The rating stage: every event of a period in, each player's change per list out.
 
 engine.py    rate_period: the period computation (RateOptions, RateResult)
+outputs.py   its output frames: ratings.csv's and games.csv's rows, events, warnings
 classify.py  who is who (Ro, K inputs) and which games count
 initial.py   initial ratings of unrated players, pooled across periods
 lists.py     the base and start lists an entry is rated from

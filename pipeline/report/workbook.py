@@ -43,6 +43,7 @@ from pipeline.i18n import DEFAULT_LANG, N_, Translator, translator
 from pipeline.report import columns as c
 from pipeline.report.atomic import atomic_open
 from pipeline.report.workbook_cards import WIDTHS, build_cards, card_widths, cell_specs
+from pipeline.report.workbook_package import write_package as _write_package
 from pipeline.report.workbook_sheets import (
     TableSheet,
     checks_sheet,
@@ -68,9 +69,6 @@ from pipeline.report.workbook_xml import (
     SharedStrings,
     clean_text,
     sheet_rows,
-)
-from pipeline.report.workbook_xml import (
-    write_package as _write_package,
 )
 
 DEFAULT_STAMP = datetime(2000, 1, 1)

@@ -363,10 +363,10 @@ def test_junior_k_uses_period_year() -> None:
 
 def test_hundredths_are_the_nearest_doubles() -> None:
     # reports print these floats: 94 hundredths must be 0.94, not 0.9400000000000001
-    from pipeline.rate.engine import _hundredths
+    from pipeline.rate.outputs import hundredths
 
     values = [*range(-300_000, 300_001, 7), 94, 70, -280, 1, -1, 0]
-    got = pl.DataFrame({"h": values}).select(_hundredths("h"))["h"].to_list()
+    got = pl.DataFrame({"h": values}).select(hundredths("h"))["h"].to_list()
     assert got == [v / 100 for v in values]
 
 
