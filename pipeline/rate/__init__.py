@@ -2,7 +2,8 @@
 
 engine.py    rate_period: the period computation (RateOptions, RateResult)
 outputs.py   its output frames: ratings.csv's and games.csv's rows, events, warnings
-classify.py  who is who (Ro, K inputs) and which games count
+players.py   who is who (identity, Ro, K inputs) and the ratings that disagree
+classify.py  which games count (reason, D, D used, PD, ΔR)
 initial.py   initial ratings of unrated players, pooled across periods
 lists.py     the base and start lists an entry is rated from
 rows.py      how the frames' rows find each other by integer keys (events, entries)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
-# --- one row per player entry (classify.resolve_players) -----------------------------------
+# --- one row per player entry (players.resolve_players) -----------------------------------
 KEY: Final = "player_key"  # fide:<id>, else the identity's person key, else event:<id>#<no>
 OPP_KEY: Final = "opponent_key"
 RO: Final = "ro"  # the rating the entry is rated with (Ro), null = unrated on that list

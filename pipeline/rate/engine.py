@@ -3,7 +3,7 @@ rating list out (fide-rules.md §1-§6). Pure and vectorized with polars; the on
 loops are over the distinct (date, list) of the events (choosing rule sets) and over
 warnings.
 
-Stages: `_event_rules` (rule set per event) -> `classify.resolve_players` (identity,
+Stages: `_event_rules` (rule set per event) -> `players.resolve_players` (identity,
 Ro, K inputs) -> `classify.classify_games` (reason, D, D used, PD, ΔR per game entry)
 -> `initial.initial_ratings` (unrated players) -> `_rated_players` (K, 700 rule,
 rounding) -> the output frames (`pipeline.rate.outputs`).
@@ -52,14 +52,9 @@ from pipeline.period.pending import in_window, prior_rows
 from pipeline.rate import columns as c
 from pipeline.rate import outputs
 from pipeline.rate.checks import declared_problems, declared_rows
-from pipeline.rate.classify import (
-    REASONS,
-    classify_games,
-    rating_problem_rows,
-    rating_problems,
-    resolve_players,
-)
+from pipeline.rate.classify import REASONS, classify_games
 from pipeline.rate.initial import initial_ratings
+from pipeline.rate.players import rating_problem_rows, rating_problems, resolve_players
 from pipeline.rate.rows import order_games, spans
 from pipeline.rules.ruleset import LISTS, RuleSet, ruleset_for
 from pipeline.rules.vector import (

@@ -14,13 +14,8 @@ import pytest
 from pipeline.ingest.model import EventData
 from pipeline.rate import RateOptions, rate_period
 from pipeline.rate import columns as c
-from pipeline.rate.classify import (
-    _by_id,
-    _Codes,
-    _player_rows,
-    difference_used,
-    expected_by_table,
-)
+from pipeline.rate.classify import _Codes, difference_used, expected_by_table
+from pipeline.rate.players import _by_id, _player_rows
 from pipeline.rate.rows import _grid, _runs, order_games, spans, spread
 from pipeline.rules.ruleset import LISTS, ruleset_for
 from pipeline.rules.vector import difference_used_expr, expected_expr, ruleset_columns

@@ -53,7 +53,7 @@ def test_event_orders_match_a_lookup_per_row(ids: list[str | None]) -> None:
 
 
 def _entries(numbers: dict[int, list[int]]) -> pl.DataFrame:
-    """Entries (event_order, start_no) sorted by both, with `_row` as rate.classify has."""
+    """Entries (event_order, start_no) sorted by both, with `_row` as rate.players has."""
     rows = [(ev, no) for ev in sorted(numbers) for no in sorted(numbers[ev])]
     frame = pl.DataFrame(rows, schema={c.EV_ORDER: pl.Int64, "start_no": pl.Int64}, orient="row")
     return frame.with_row_index("_row")
