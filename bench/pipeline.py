@@ -189,8 +189,9 @@ folder = Path(sys.argv[1])
 events = sys.argv[2]
 jobs = int(sys.argv[3]) if len(sys.argv) > 3 else None  # None: as elo run chooses
 started = time.perf_counter()
-outcome = run_job(RunOptions(paths=[folder / events], registry=folder / "players_list_foa.txt",
-                             out_dir=folder / ("out-" + events), jobs=jobs))
+options = RunOptions(paths=[folder / events], registry=folder / "players_list_foa.txt",
+                     out_dir=folder / ("out-" + events), jobs=jobs)
+outcome = run_job(options)
 wall = time.perf_counter() - started
 res = outcome.result
 assert res is not None, outcome.loaded.errors[:5]
@@ -208,7 +209,6 @@ if events != "events" or jobs is not None:
                       "changes": {str(k): v for k, v in changes.items()}}))
     raise SystemExit(0)
 from pipeline.run import Timer, rate_loaded
-options = RunOptions(paths=[folder / events], registry=folder / "players_list_foa.txt")
 warm = []  # the stage again on the same loaded inputs, in this warm process
 for _ in range(3):
     timer = Timer()

@@ -135,6 +135,12 @@ def _value(line: str) -> str:
     return line.partition(":")[2].strip()
 
 
+def detail_value(line: str, concept: str) -> str | None:
+    """The value of `line` when it is a detail line of `concept` (``Time control (Rapid)
+    : 10 minutes`` -> ``10 minutes``), else None (another line, or nothing after ``:``)."""
+    return (_value(line) or None) if _label(fold(line), concept) else None
+
+
 def _key_line(info: Preamble, line: str, folded: str) -> bool:
     """Detail lines: take what the event needs, report whether the line was one."""
     if _label(folded, "time_control"):

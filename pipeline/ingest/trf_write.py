@@ -39,9 +39,9 @@ from typing import Any
 import polars as pl
 
 from pipeline.ingest import trf_fields as tf
+from pipeline.ingest.crosstable_preamble import detail_value
 from pipeline.ingest.model import EventData
 from pipeline.ingest.timecontrol import ENCODED_MIN_BASE, Period, parse_encoded
-from pipeline.ingest.vocabulary import PREAMBLE_LABELS, fold
 from schemas.ingest import PENDING_CODE, Events, Games, Players
 
 E_NAME, E_CITY, E_FED = str(Events.name), str(Events.city), str(Events.federation)
@@ -155,7 +155,7 @@ def time_control_record(row: dict[str, Any], version: str = TRF26) -> tuple[str,
     if str(row.get(E_SOURCE) or "").startswith("crosstable"):
         # a crosstable's time-control line: free text under a label, read as free text
         # (its numbers, then its words) as a 122 is
-        return "122", _without_label(text)
+        return "122", detail_value(text, "time_control") or text
     periods = parse_encoded(text)
     source = row.get(E_LIST_SOURCE)
     encoded = periods is not None and (
@@ -166,18 +166,6 @@ def time_control_record(row: dict[str, Any], version: str = TRF26) -> tuple[str,
     if version == TRF26:
         return "222", text
     return "122", encoded_as_free_text(periods)
-
-
-def _without_label(line: str) -> str:
-    """A crosstable's time-control line without its label: ``Time control (Rapid) : 10
-    minutes + 3 secs per move`` -> ``10 minutes + 3 secs per move`` (the whole line when
-    it has no label, or nothing after it; the list it names is 092's)."""
-    found = PREAMBLE_LABELS["time_control"].match(fold(line))
-    if found is None:
-        return line
-    rest = fold(line)[found.end() :].lstrip()
-    value = line.partition(":")[2].strip()
-    return value if rest.startswith((":", "(")) and ":" in line and value else line
 
 
 def _minutes(seconds: Fraction) -> str:
