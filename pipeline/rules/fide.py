@@ -11,7 +11,8 @@ Choices (documented in fide-rules.md as open):
   then junior K 40; then K 40 for fewer than 30 career games; else 20 (§5).
 - `career_games=None` means "unknown": the player is taken as established (>= 30).
 - Cap "once per event": see `pipeline.rules.ruleset`; `differences_used_in_event` applies
-  it to one event's games in round order.
+  it to one event's games in round order. It applies to every player: the 2650 exemption
+  (`cap_exempt_from`) exists only from 2025-10-01 (docs/rules.md, the cap by era).
 - The 2022 initial-rating method has no 2200 maximum (it came with the 2024 rules); the
   2024 method caps at `rs.initial_max`.
 """

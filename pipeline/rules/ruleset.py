@@ -1,16 +1,18 @@
 """Rule sets: the FIDE rating rules in force on a date, for one rating list.
 
 `ruleset_for(on, list_)` returns the frozen `RuleSet` of the era that contains `on`.
-Eras (FIDE Handbook B.02 and its earlier editions; see fide-rules.md beside the project):
+Eras (FIDE Handbook B.02 and its earlier editions; see fide-rules.md beside the project and
+docs/rules.md):
 
 Standard list
 - before 2009-07-01: cap 350, every game; K 25 / 15 / 10.
-- 2009-07-01: cap 400, every game.
+- 2009-07-01: cap 400, every game, every player (2650+ included).
 - 2011-07-01: K for new players 30 (**choice** of date: the July 2011 regulations).
 - 2014-07-01: K 40 / 20 / 10, junior K 40, the 700 rule (**choice** of date: the rule
   came with the July 2014 K changes; earlier rule sets do not apply it).
-- 2022-01-01: cap 400 once per event (see below).
-- 2024-03-01: cap 400, every game; floor 1400; initial ratings by the 2024 method.
+- 2022-01-01: cap 400 once per event, every player (2650+ included; see below).
+- 2024-03-01: cap 400, every game, every player; floor 1400; initial ratings by the 2024
+  method.
 - 2025-10-01: cap 400 only for players rated below 2650 (B.02 §8.3.1 as amended).
 
 Rapid and blitz lists
@@ -23,11 +25,32 @@ Rapid and blitz lists
 Floor 1000 and the 2022 initial-rating method apply before 2024-03-01 on every list
 (the project keeps no earlier floors).
 
+The cap by the text in force (B.02 §8.3.1; §8.54 in the 2010s editions; docs/rules.md "The
+rating-difference cap by era" gives where each text was found):
+- 2009-07-01 .. 2021-12-31: "A difference in rating of more than 400 points shall be
+  counted for rating purposes as though it were a difference of 400 points." Nothing
+  more: every player, every game.
+- 2022-01-01 .. 2024-02-29, "FIDE Rating Regulations effective from 1 January 2022 till
+  29 February 2024" (handbook.fide.com/chapter/B022022): the same sentence, then "In any
+  tournament, a player may benefit from only one upgrade under this rule, for the game in
+  which the rating difference is greatest." It has no sentence on 2650.
+- 2024-03-01 .. 2025-09-30, B.02 applied from 1 March 2024: the first sentence alone (FIDE
+  Qualification Commission, 1 March 2024: "the limitation of the 400-points rule to once
+  per event has been abolished").
+- from 2025-10-01: "Effective from 1 October 2025: A difference in rating of more than 400
+  points shall be counted for rating purposes as though it were a difference of 400 points
+  for players rated below 2650. For players rated 2650 and above, the difference between
+  ratings shall be used in all cases".
+The closing 2650 sentence that lichess' scalachess (Elo.scala) quotes after the 2022 text
+was appended there on 2025-09-29 (scalachess pull request 758, "Keep up with new FIDE
+rating regulations"), from the 2025 amendment: it is not part of the 2022 edition. So a
+2650+ player has no exemption before 2025-10-01 in any mode here.
+
 "Once per event" (cap_mode ``"once-per-event"``, 2022-01-01 .. 2024-02-29), **choice**:
 in each event, the player rated higher benefits from the cap only in the game with the
 largest difference among the games where their own D exceeds the cap (the earliest round
 on ties); in their other games the real D is used. A player's negative D (they are the
-lower-rated side) is always capped at -cap.
+lower-rated side) is always capped at -cap: the cap is no "upgrade" for them.
 """
 
 from __future__ import annotations
@@ -49,6 +72,7 @@ RAPID_K_FROM: Final[dt.date] = dt.date(2022, 10, 1)
 RULES_2024_FROM: Final[dt.date] = dt.date(2024, 3, 1)
 RULE_600_FROM: Final[dt.date] = dt.date(2024, 12, 1)
 BELOW_2650_FROM: Final[dt.date] = dt.date(2025, 10, 1)
+CAP_EXEMPT_RATING: Final[int] = 2650  # from BELOW_2650_FROM: the standard list only
 
 _BOUNDARIES: Final[dict[str, tuple[dt.date, ...]]] = {
     "standard": (
@@ -163,7 +187,7 @@ def _build(list_: str, start: dt.date, end: dt.date | None) -> RuleSet:
         valid_to=end,
         cap=cap,
         cap_mode=cap_mode,
-        cap_exempt_from=2650 if cap_mode == "below-2650" else None,
+        cap_exempt_from=CAP_EXEMPT_RATING if cap_mode == "below-2650" else None,
         k_new=k_new,
         k_junior=40 if rules_2014 else None,
         k_default=k_default,

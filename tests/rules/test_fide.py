@@ -20,9 +20,9 @@ from pipeline.rules.fide import (
     round_half_away,
 )
 from pipeline.rules.ruleset import ruleset_for
-from tests.rules.vectors import load_vectors, opt_int
+from tests.rules.vectors import CapEvent, cap_events, load_vectors, opt_int
 
-CAPS = load_vectors("cap_eras.csv")
+CAPS = cap_events()
 KS = load_vectors("k_factor.csv")
 K700 = load_vectors("rule_700.csv")
 ROUNDING = load_vectors("rounding.csv")
@@ -34,17 +34,26 @@ def _rs(row: dict[str, str]):  # type: ignore[no-untyped-def]
     return ruleset_for(dt.date.fromisoformat(row["date"]), row["list"])
 
 
-@pytest.mark.parametrize(
-    "row", CAPS, ids=[f"{r['list']} {r['date']} {r['rating']}-{r['opponent']}" for r in CAPS]
-)
-def test_cap_eras(row: dict[str, str]) -> None:
-    rs = _rs(row)
-    rating, opp = int(row["rating"]), int(row["opponent"])
-    (d_used,) = differences_used_in_event(rating, [opp], rs)
-    assert d_used == int(row["d_used"])
-    assert expected_score(d_used) == int(row["pd_hundredths"])
+@pytest.mark.parametrize("event", CAPS, ids=[e.label for e in CAPS])
+def test_cap_eras(event: CapEvent) -> None:
+    rs = ruleset_for(event.date, event.rating_list)
+    used = differences_used_in_event(event.rating, event.opponents, rs)
+    assert used == event.d_used
+    assert [expected_score(d) for d in used] == event.pd_hundredths
     if rs.cap_mode != "once-per-event":
-        assert difference_used(rating, opp, rs) == d_used
+        assert [difference_used(event.rating, opp, rs) for opp in event.opponents] == used
+
+
+def test_no_2650_exemption_before_october_2025() -> None:
+    # Source: docs/rules.md "The rating-difference cap by era": the 2650 sentence of §8.3.1
+    # is "Effective from 1 October 2025"; no earlier edition has it.
+    for day in (dt.date(2009, 7, 1), dt.date(2021, 12, 31), dt.date(2023, 5, 1)):
+        assert ruleset_for(day, "standard").cap_exempt_from is None
+    assert differences_used_in_event(
+        2700, [2200, 2100], ruleset_for(dt.date(2023, 5, 1), "standard")
+    ) == [500, 400]
+    assert difference_used(2700, 2200, ruleset_for(dt.date(2025, 9, 30), "standard")) == 400
+    assert difference_used(2700, 2200, ruleset_for(dt.date(2025, 10, 1), "standard")) == 500
 
 
 def test_once_per_event_needs_the_event() -> None:

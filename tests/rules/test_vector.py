@@ -23,6 +23,7 @@ from pipeline.rules.vector import (
     ruleset_columns,
     ruleset_frame,
 )
+from tests.rules.vectors import cap_events
 
 # One rule set per cap mode and list behaviour.
 RULESETS: list[RuleSet] = [
@@ -112,6 +113,42 @@ def test_difference_used_and_expected_equal_scalar(
     assert out["pd"].to_list() == [
         None if u is None else fide.expected_score(u) for u in expected_used
     ]
+
+
+CAP_EVENTS = cap_events()
+
+
+def test_cap_eras_vectors() -> None:
+    """The cited events of cap_eras.csv (every era, 2650+ and below, several games beyond the
+    cap in one event) through the vector path, all in one frame."""
+    rulesets = [ruleset_for(e.date, e.rating_list) for e in CAP_EVENTS]
+    rows = [
+        (event_no, rnd, event_no, e.rating, opp)
+        for event_no, e in enumerate(CAP_EVENTS)
+        for rnd, opp in enumerate(e.opponents, start=1)
+    ]
+    frame = pl.DataFrame(
+        rows, schema=["event", "round", "rs_index", "rating", "opp"], orient="row"
+    ).with_columns(pl.col("rs_index").cast(pl.UInt32))
+    out = (
+        frame.join(ruleset_frame(rulesets).with_row_index("rs_index"), on="rs_index")
+        .with_columns(d=pl.col("rating") - pl.col("opp"))
+        .with_columns(
+            used=difference_used_expr(
+                pl.col("d"),
+                pl.col("rating"),
+                pl.col("rs_cap"),
+                pl.col("rs_cap_mode"),
+                pl.col("rs_cap_exempt_from"),
+                over=["event"],
+                order_by="round",
+            )
+        )
+        .with_columns(pd=expected_expr(pl.col("used")))
+        .sort("event", "round")
+    )
+    assert out["used"].to_list() == [d for e in CAP_EVENTS for d in e.d_used]
+    assert out["pd"].to_list() == [p for e in CAP_EVENTS for p in e.pd_hundredths]
 
 
 @settings(max_examples=100, deadline=None)
