@@ -1,5 +1,5 @@
-"""What the identity stage's modules share: column names, the rating tolerance, and how
-a problem of an entry is located."""
+"""What the identity stage's modules share: column names, the rating tolerance, the sex
+and federation as compared, and how a problem of an entry is located."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from schemas.registry import Registry
 
 RATING_TOLERANCE = 50  # a list published after the event: at most this far from the file
 PERSON_KEY = "person_key"
+FIDE_FED = "fide_fed"  # an entry's federation when it is a FIDE code, else null
 
 E_ID, E_FILE, E_NAME = str(Events.event_id), str(Events.file), str(Events.name)
 E_LIST, E_SOURCE = str(Events.list), str(Events.source)
@@ -24,6 +25,11 @@ LIST_RATING = {"standard": "rating", "rapid": "rapid_rating", "blitz": "blitz_ra
 
 def optional(frame: pl.DataFrame, name: str, dtype: pl.DataType) -> pl.Expr:
     return pl.col(name).cast(dtype) if name in frame.columns else pl.lit(None, dtype=dtype)
+
+
+def sex_expr(expr: pl.Expr) -> pl.Expr:
+    """A sex as compared: ``m`` or ``w`` (``f`` read as ``w``)."""
+    return expr.str.strip_chars().str.to_lowercase().replace({"f": "w"})
 
 
 def entry_problem(r: dict[str, object], field_: str, code: str, message: str) -> Problem:

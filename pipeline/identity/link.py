@@ -10,20 +10,24 @@ In this order, each step for the entries the earlier ones left open:
 3. With a registry, a name match (method ``registry-name``): the rating-list players whose
    name has the same tokens in any order (`pipeline.ingest.names.name_key`; a file's
    ``Smith J.`` also matches ``Smith, John`` by surname and initials), and that nothing
-   rules out: the federation where both have one, the file's rating on the event's list
-   within `RATING_TOLERANCE` of the list's (for rapid and blitz, of the standard rating
-   that stands in when the player is unrated there), the sex and birth year where both
-   have one. One such player: linked. Several: the ones agreeing on most of sex, birth
-   year and title; if that leaves one, linked, else ``identity-ambiguous`` (a warning
-   naming the candidates). None: unmatched (counted in `IdentityResult.counts`, listed in
-   the table; a new player is not a problem). A name link to a FIDE ID that another entry
-   of the same event already has is dropped (``identity-id-taken``).
-4. Across the events of the run (method ``run-name``): entries left without an ID that
-   share the name key and federation with entries of other events are one player,
-   unless the name occurs twice in one event or the entries disagree on FIDE ID, birth
-   year or sex. Without a registry, an entry of the group that has a FIDE ID gives it to
-   the others; with one, only entries the list does not hold are merged (the list's
-   evidence wins). A merged group without an ID gets a `person_key` ``name:<key>|<fed>``.
+   rules out: the federation where both have a FIDE one (a club or region code in the
+   file's federation column is none: `pipeline.validate.player_fields`), the file's
+   rating on the event's list within `RATING_TOLERANCE` of the list's (for rapid and
+   blitz, of the standard rating that stands in when the player is unrated there), the
+   sex and birth year where both have one. One such player: linked. Several: the ones
+   agreeing on most of sex, birth year and title; if that leaves one, linked, else
+   ``identity-ambiguous`` (a warning naming the candidates). None: unmatched (counted in
+   `IdentityResult.counts`, listed in the table; a new player is not a problem). A name
+   link to a FIDE ID that another entry of the same event already has is dropped
+   (``identity-id-taken``).
+4. Across the events of the run (method ``run-name``, `run_match.py`): entries of
+   different events with the same name key are one player when nothing tells them
+   apart: the FIDE federation, the rating on the same list (within `RATING_TOLERANCE`;
+   an unrated entry agrees with any), birth year, sex and FIDE ID, where both have one;
+   an entry that would fit two players that differ stays unlinked. Without a registry,
+   an entry of the group that has a FIDE ID gives it to the others; with one, only
+   entries the list does not hold are merged (the list's evidence wins). A merged group
+   without an ID gets a `person_key` ``name:<key>|<FIDE federation>``.
 
 `name_match=False` (``--no-name-match``) turns steps 3 and 4 off. Everything is joins and
 group-bys over all entries of the run at once: the rating list's rows are cut to the
@@ -44,6 +48,7 @@ from pipeline.identity.common import (
     E_LIST,
     E_NAME,
     E_SOURCE,
+    FIDE_FED,
     P_BIRTH,
     P_FED,
     P_FIDE,
@@ -60,7 +65,9 @@ from pipeline.identity.common import (
 )
 from pipeline.identity.decisions import apply_decisions
 from pipeline.identity.registry_match import file_id_problems, match_registry
+from pipeline.identity.run_match import merge_run
 from pipeline.ingest.names import NameFilter, name_filter, name_key_expr
+from pipeline.validate.player_fields import fide_federation_expr
 from schemas.output import IDENTITY_METHODS
 
 __all__ = ["PERSON_KEY", "RATING_TOLERANCE", "IdentityResult", "link_players"]
@@ -115,7 +122,7 @@ def link_players(
             entries, found = match_registry(entries, registry)
             problems += found
     if name_match:
-        entries = _merge_run(entries, with_registry=registry is not None)
+        entries = merge_run(entries, with_registry=registry is not None)
     entries = entries.with_columns(_status().alias("status"))
     counts = _counts(entries, registry is not None and name_match)
     return IdentityResult(
@@ -174,55 +181,9 @@ def _entries(players: pl.DataFrame, events: pl.DataFrame) -> pl.DataFrame:
         .with_columns(
             name_key_expr(pl.col(P_NAME)).alias("key"),
             pl.col("path").str.split("/").list.last().alias("base"),
+            fide_federation_expr(pl.col(P_FED)).alias(FIDE_FED),
         )
     )
-
-
-# --- 4. one player across the events of the run ---------------------------------------------
-
-
-def _merge_run(entries: pl.DataFrame, with_registry: bool) -> pl.DataFrame:
-    group = ["key", "fed_key"]
-    vetoed = pl.col("manual") & pl.col("linked_id").is_null()
-    open_ = pl.col("linked_id").is_null() & ~pl.col("manual") & pl.col("candidates").is_null()
-    member = open_ if with_registry else (open_ | pl.col("linked_id").is_not_null())
-    frame = entries.with_columns(
-        pl.col(P_FED).fill_null("").alias("fed_key"),
-        (member & ~vetoed & (pl.col("key") != "")).alias("member"),
-    )
-    m = frame.filter("member")
-    stats = m.group_by(group).agg(
-        pl.col(E_ID).n_unique().alias("events"),
-        pl.len().alias("entries"),
-        pl.col("linked_id").drop_nulls().n_unique().alias("ids"),
-        pl.col("linked_id").drop_nulls().first().alias("group_id"),
-        pl.col(P_BIRTH).drop_nulls().n_unique().alias("births"),
-        pl.col(P_SEX).drop_nulls().n_unique().alias("sexes"),
-        pl.col("linked_id").is_null().sum().alias("open"),
-    )
-    merged = stats.filter(
-        pl.col("events") > 1,
-        pl.col("events") == pl.col("entries"),  # the name twice in one event: no merge
-        pl.col("ids") <= 1,
-        pl.col("births") <= 1,
-        pl.col("sexes") <= 1,
-        pl.col("open") > 0,
-    ).select(*group, "group_id", pl.lit(True).alias("merge"))
-    frame = frame.join(merged, on=group, how="left")
-    receive = pl.col("member") & pl.col("merge").fill_null(False) & pl.col("linked_id").is_null()
-    person = pl.concat_str(pl.lit("name:"), pl.col("key"), pl.lit("|"), pl.col("fed_key"))
-    return frame.with_columns(
-        pl.when(receive).then(pl.col("group_id")).otherwise(pl.col("linked_id")).alias("linked_id"),
-        pl.when(receive).then(pl.lit("run-name")).otherwise(pl.col("method")).alias("method"),
-        pl.when(receive & pl.col("group_id").is_null())
-        .then(person)
-        .otherwise(pl.col(PERSON_KEY))
-        .alias(PERSON_KEY),
-        pl.when(receive)
-        .then(pl.lit("the same name and federation in other events of the run"))
-        .otherwise(pl.col("evidence"))
-        .alias("evidence"),
-    ).drop("fed_key", "member", "group_id", "merge")
 
 
 # --- results --------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ from pipeline.identity.common import (
     E_FILE,
     E_ID,
     E_LIST,
+    FIDE_FED,
     LIST_RATING,
     P_BIRTH,
     P_FED,
@@ -23,6 +24,7 @@ from pipeline.identity.common import (
     RATING_TOLERANCE,
     entry_problem,
     optional,
+    sex_expr,
 )
 from pipeline.ingest.names import (
     full_tokens_expr,
@@ -90,17 +92,13 @@ def _title_expr(expr: pl.Expr) -> pl.Expr:
     )
 
 
-def _sex_expr(expr: pl.Expr) -> pl.Expr:
-    return expr.str.strip_chars().str.to_lowercase().replace({"f": "w"})
-
-
 def registry_candidates(registry: pl.DataFrame) -> pl.DataFrame:
     """The rating list's columns a name match compares, with its name keys."""
     return registry.select(
         pl.col(R_ID).cast(pl.Int64).alias("r_id"),
         optional(registry, str(Registry.name), pl.String()).alias("r_name"),
         optional(registry, str(Registry.country), pl.String()).str.to_uppercase().alias("r_fed"),
-        _sex_expr(optional(registry, str(Registry.sex), pl.String())).alias("r_sex"),
+        sex_expr(optional(registry, str(Registry.sex), pl.String())).alias("r_sex"),
         optional(registry, str(Registry.birthday), pl.Int64()).alias("r_birth"),
         _title_expr(optional(registry, str(Registry.title), pl.String())).alias("r_title"),
         *[
@@ -132,7 +130,7 @@ def match_registry(
         .unique(["entry", "r_id"])
         .join(reg, on="r_id")
         .join(
-            open_.select("entry", P_FED, P_RATING, P_SEX, P_BIRTH, P_TITLE, E_LIST),
+            open_.select("entry", FIDE_FED, P_RATING, P_SEX, P_BIRTH, P_TITLE, E_LIST),
             on="entry",
         )
     )
@@ -148,22 +146,23 @@ def match_registry(
     near_standard = list_rating.is_null() & (
         (pl.col(P_RATING) - stands_in).abs() <= RATING_TOLERANCE
     )
-    compared = ((P_FED, "r_fed"), (P_SEX, "r_sex"), (P_BIRTH, "r_birth"), (P_TITLE, "r_title"))
+    # a club or region code in the federation column is no federation (FIDE_FED null)
+    compared = ((FIDE_FED, "r_fed"), (P_SEX, "r_sex"), (P_BIRTH, "r_birth"), (P_TITLE, "r_title"))
     both = {
         mine: pl.col(mine).is_not_null() & pl.col(theirs).is_not_null() for mine, theirs in compared
     }
     pairs = pairs.with_columns(
-        fed_known=both[P_FED],
+        fed_known=both[FIDE_FED],
         rating_known=pl.col(P_RATING).is_not_null(),
         rating_equal=pl.col(P_RATING) == pl.coalesce(list_rating, stands_in),
     ).filter(
-        ~both[P_FED] | (pl.col(P_FED) == pl.col("r_fed")),
+        ~both[FIDE_FED] | (pl.col(FIDE_FED) == pl.col("r_fed")),
         pl.col(P_RATING).is_null() | near.fill_null(False) | near_standard.fill_null(False),
-        ~both[P_SEX] | (_sex_expr(pl.col(P_SEX)) == pl.col("r_sex")),
+        ~both[P_SEX] | (sex_expr(pl.col(P_SEX)) == pl.col("r_sex")),
         ~both[P_BIRTH] | (pl.col(P_BIRTH) == pl.col("r_birth")),
     )
     agree = [
-        (both[P_SEX] & (_sex_expr(pl.col(P_SEX)) == pl.col("r_sex"))).alias("agree_sex"),
+        (both[P_SEX] & (sex_expr(pl.col(P_SEX)) == pl.col("r_sex"))).alias("agree_sex"),
         (both[P_BIRTH] & (pl.col(P_BIRTH) == pl.col("r_birth"))).alias("agree_birth"),
         (both[P_TITLE] & (_title_expr(pl.col(P_TITLE)) == pl.col("r_title"))).alias("agree_title"),
     ]

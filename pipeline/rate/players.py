@@ -16,7 +16,10 @@ Choices (documented in the README of `elo run` and the report to the lead):
   (§1). Otherwise the event file's rating, treated as that list's rating; if the files
   of one period disagree, the first event's (by start date) non-null rating is used and
   the others get a ``rating-inconsistent`` warning. A file rating that disagrees with the
-  registry gets a ``rating-mismatch`` warning and the registry wins.
+  registry gets a ``rating-mismatch`` warning and the registry wins; a file that gives no
+  ratings at all gets one ``no-ratings-in-file`` warning instead of one per player.
+- Federation: the files' (the first entry's) when it is a FIDE code, else the registry's,
+  else the files' club or region code as written (`pipeline.validate.player_fields`).
 - K inputs: the registry's K of that list when > 0; career games are unknown (FIDE's
   `games` column counts the last period only), so a derived K treats the player as
   established; "ever reached 2400" is known only from a GM or IM title (both require
@@ -43,6 +46,7 @@ from pipeline.rate.rows import (
     spread,
 )
 from pipeline.rules.ruleset import LISTS
+from pipeline.validate.player_fields import fide_federation_expr, no_ratings_problem
 from schemas.columns import E, P, R
 
 TOP_TITLES = ["GM", "IM", "G", "M"]  # titles that require a 2400+ rating (§5 rule 1)
@@ -103,6 +107,10 @@ def resolve_players(
         pl.col(P.BIRTH).first(ignore_nulls=True).alias("_birth"),
         pl.col(P.TITLE).first(ignore_nulls=True).alias("_title"),
         pl.col(P.FED).first(ignore_nulls=True).alias("_fed"),
+        pl.col(P.FED)
+        .filter(fide_federation_expr(pl.col(P.FED)).is_not_null())
+        .first()
+        .alias("_fide_fed"),
         pl.col(c.EV_ORDER).n_unique().cast(pl.Int64).alias("events"),
         _top(pl.col("reg_title")).any().alias("_top_listed"),
         pl.col("reg_ever").fill_null(False).any().alias("_ever_listed"),
@@ -136,7 +144,8 @@ def resolve_players(
         pl.when(pl.col("in_registry")).then(pl.col("reg_career")).alias(c.CAREER),
         pl.coalesce("reg_birth_year", "_birth").alias(P.BIRTH),
         pl.coalesce("_title", "reg_title").alias(P.TITLE),
-        pl.coalesce("_fed", "reg_federation").alias(P.FED),
+        # the files' FIDE federation, else the list's, else the files' code as written
+        pl.coalesce("_fide_fed", "reg_federation", "_fed").alias(P.FED),
     )
     # An event rated from its start list: Ro from that list; a player published since
     # is rated as a rated player, and counts as unrated for the opponents (§6).
@@ -275,7 +284,9 @@ def _by_id(entries: pl.DataFrame, rows: pl.DataFrame) -> pl.DataFrame:
 
 def rating_problem_rows(entries: pl.DataFrame) -> pl.LazyFrame:
     """The entries to warn about (`rating_problems`), in event order then start number:
-    rating-mismatch (file vs registry) and rating-inconsistent (file vs file).
+    rating-mismatch (file vs registry) and rating-inconsistent (file vs file); for an
+    event whose file gives no ratings at all, one row of the event instead of its
+    mismatches (``_no_ratings``: how many players the registry rates).
     `entries` is `resolve_players`' frame, collected."""
     file_r = pl.col(c.FILE_RATING)
     mismatch = pl.col("in_registry") & (
@@ -283,11 +294,13 @@ def rating_problem_rows(entries: pl.DataFrame) -> pl.LazyFrame:
         | (file_r.is_null() & pl.col(c.RO).is_not_null() & (pl.col(c.RO_SOURCE) == "registry"))
     )
     inconsistent = ~pl.col("in_registry") & file_r.is_not_null() & (file_r != pl.col(c.RO))
-    return (
+    none_given = file_r.is_null().all().over(E.ID)
+    rows = (
         entries.lazy()
-        .filter(mismatch | inconsistent)
-        .sort(c.EV_ORDER, P.NO)
+        .filter((mismatch & ~none_given) | inconsistent)
         .select(
+            c.EV_ORDER,
+            P.NO,
             E.FILE,
             E.SOURCE,
             E.LIST,
@@ -302,12 +315,23 @@ def rating_problem_rows(entries: pl.DataFrame) -> pl.LazyFrame:
             gathered(entries, E.FILE, pl.col(c.PID)).alias("_first_file"),
         )
     )
+    once = (
+        entries.lazy()
+        .filter(none_given & mismatch)
+        .group_by(E.ID)
+        .agg(pl.col(c.EV_ORDER).first(), pl.col(E.FILE).first(), pl.len().alias("_no_ratings"))
+        .drop(E.ID)
+    )
+    return pl.concat([rows, once], how="diagonal").sort(c.EV_ORDER, P.NO).drop(c.EV_ORDER, P.NO)
 
 
 def rating_problems(rows: pl.DataFrame) -> list[Problem]:
     """The warnings of `rating_problem_rows`, in its order."""
     problems: list[Problem] = []
     for r in rows.iter_rows(named=True):
+        if r["_no_ratings"] is not None:
+            problems.append(no_ratings_problem(r[E.FILE], r["_no_ratings"]))
+            continue
         column = _rating_column(r[E.SOURCE])
         got = "unrated" if r[c.FILE_RATING] is None else str(r[c.FILE_RATING])
         if r["_mismatch"]:

@@ -102,6 +102,9 @@ ONE = events(("a.csv", "standard"))
         (entry("a.csv", 1, "Hans Müller", None, 1955), (103, "registry-name", "linked")),
         # same name, other federation: never linked
         (entry("a.csv", 1, "Magnus Carlsen", "DEN", 2830), (None, "", "unmatched")),
+        # a club or region code is no federation: it rules no one out
+        (entry("a.csv", 1, "Nguyen Van An", "KIL", 1600), (105, "registry-name", "linked")),
+        (entry("a.csv", 1, "Magnus Carlsen", "C.C", 2830), (106, "registry-name", "linked")),
         # a conflicting sex or birth year rules a candidate out
         (entry("a.csv", 1, "Carlsen, Magnus", "NOR", None, sex="w"), (None, "", "unmatched")),
         (entry("a.csv", 1, "Carlsen, Magnus", "NOR", None, birth=1991), (None, "", "unmatched")),
@@ -240,6 +243,115 @@ def test_no_merge_when_the_name_occurs_twice_in_one_event() -> None:
         TWO,
     )
     assert result.players["person_key"].to_list() == [None, None, None]
+
+
+# Names across events (design.md "Identities"): the same name key (word order aside) is one
+# person only when nothing tells the entries apart; ratings within RATING_TOLERANCE.
+THREE = events(("a.csv", "standard"), ("b.csv", "standard"), ("c.csv", "standard"))
+FOUR = events(*THREE.select("event_id", "list").rows(), ("d.csv", "standard"))
+
+
+def keys(result: Any) -> list[str | None]:
+    return list(result.players["person_key"])
+
+
+def test_the_same_name_with_ratings_apart_is_two_people() -> None:
+    far = 1500 + RATING_TOLERANCE + 1
+    result = link_players(
+        players(entry("a.csv", 1, "Li Wei", "CHN", 1500), entry("b.csv", 1, "Wei Li", "CHN", far)),
+        TWO,
+    )
+    assert keys(result) == [None, None]
+    assert {m for _, m, _ in linked(result).values()} == {""}
+
+
+def test_words_in_another_order_with_the_rating_agreeing_is_one_person() -> None:
+    near = 1500 + RATING_TOLERANCE
+    result = link_players(
+        players(entry("a.csv", 1, "Li Wei", "CHN", 1500), entry("b.csv", 1, "Wei Li", "CHN", near)),
+        TWO,
+    )
+    assert keys(result) == ["name:li wei|CHN"] * 2
+    table = result.table.select("file", "federation", "rating", "method", "candidates", "status")
+    assert table.rows() == [
+        ("a.csv", "CHN", 1500, "run-name", "", "linked"),
+        ("b.csv", "CHN", near, "run-name", "", "linked"),
+    ]
+    assert result.counts["run-name"] == 2
+
+
+def test_a_club_code_is_no_federation_across_events() -> None:
+    result = link_players(
+        players(
+            entry("a.csv", 1, "Li Wei", "KIL", 1500),
+            entry("b.csv", 1, "Wei Li", "CHN", 1500),
+            entry("a.csv", 2, "Bauer, Eva", "KIL"),
+            entry("b.csv", 2, "Eva Bauer", "GON"),  # two club codes: no federation either
+            entry("a.csv", 3, "Ola Berg", "KIL"),
+            entry("b.csv", 3, "Berg, Ola", None),
+        ),
+        TWO,
+    )
+    # the key of a person without a FIDE federation names the one club code it carries
+    # (as a list written by the chain keys the player: name and country as written)
+    assert (
+        keys(result)
+        == ["name:li wei|CHN"] * 2 + ["name:bauer eva|"] * 2 + ["name:berg ola|KIL"] * 2
+    )
+    # the identities table keeps the file's code as written
+    assert result.table.filter(pl.col("name") == "Li Wei")["federation"].to_list() == ["KIL"]
+
+
+def test_an_unrated_entry_agrees_with_a_rating_and_ratings_of_two_lists_are_not_compared() -> None:
+    lists = events(("a.csv", "standard"), ("b.csv", "standard"), ("c.csv", "rapid"))
+    result = link_players(
+        players(
+            entry("a.csv", 1, "Li Wei", "CHN", 1500),
+            entry("b.csv", 1, "Li Wei", "CHN"),  # unrated (or a file without ratings)
+            entry("c.csv", 1, "Li Wei", "CHN", 1900),  # a rapid rating
+        ),
+        lists,
+    )
+    assert keys(result) == ["name:li wei|CHN"] * 3
+
+
+def test_an_entry_that_fits_two_people_stays_unlinked() -> None:
+    result = link_players(
+        players(
+            entry("a.csv", 1, "Li Wei", "CHN", 1500),
+            entry("b.csv", 1, "Li Wei", None),  # fits both the 1500 and the 2100
+            entry("c.csv", 1, "Li Wei", "CHN", 2100),
+        ),
+        THREE,
+    )
+    assert keys(result) == [None, None, None]
+
+
+def test_two_people_of_one_name_and_federation_get_two_keys() -> None:
+    result = link_players(
+        players(
+            entry("a.csv", 1, "Li Wei", "CHN", 1500),
+            entry("b.csv", 1, "Wei Li", "CHN", 1510),
+            entry("c.csv", 1, "Li Wei", "CHN", 2100),
+            entry("d.csv", 1, "Li Wei", "KIL", 2090),
+        ),
+        FOUR,
+    )
+    assert keys(result) == ["name:li wei|CHN#1"] * 2 + ["name:li wei|CHN#2"] * 2
+
+
+def test_an_id_of_the_run_goes_to_the_entry_whose_rating_agrees() -> None:
+    result = link_players(
+        players(
+            entry("a.csv", 1, "Li Wei", "CHN", 1500, fide_id=8601),
+            entry("b.csv", 1, "Wei Li", "KIL", 1530),  # gets 8601
+            entry("c.csv", 1, "Li Wei", "CHN", 2100),  # someone else
+        ),
+        THREE,
+    )
+    got = linked(result)
+    assert got[("b.csv", 1)] == (8601, "run-name", "linked")
+    assert got[("c.csv", 1)] == (None, "", "unlinked")
 
 
 def test_with_a_registry_only_unmatched_entries_merge() -> None:

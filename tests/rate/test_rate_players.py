@@ -168,3 +168,50 @@ def test_one_player_on_two_lists() -> None:
         "standard",
         "rapid",
     ]
+
+
+# --- a file without ratings; the federation shown ------------------------------------------
+
+
+def test_a_file_without_ratings_is_one_warning_not_one_per_player() -> None:
+    # a crosstable without a rating column: no file rating at all; the list rates both
+    e = Event("n", source="crosstable-csv")
+    e.player(1, None, 11)
+    e.player(2, None, 12)
+    e.pair(1, 1, 2, "1-0")
+    reg = registry([{"fideid": 11, "rating": 2050}, {"fideid": 12, "rating": 1990}])
+    result = rate(e, reg=reg)
+    assert [str(w) for w in result.warnings] == [
+        "n.trf: warning: the file gives no ratings: the rating list's are used (2 players "
+        "rated there) [no-ratings-in-file]"
+    ]
+    assert (row(result, 11)["rating_before"], row(result, 12)["rating_before"]) == (2050, 1990)
+
+
+def test_a_file_with_some_ratings_warns_per_player() -> None:
+    reg = registry([{"fideid": 11, "rating": 2050}])
+    result = rate(duel(file_rating=None), reg=reg)  # player 12 has the file's 2050
+    assert [w.code for w in result.warnings] == ["rating-mismatch"]
+    assert result.warnings[0].message.startswith("expected 2050 (the registry's standard")
+
+
+@pytest.mark.parametrize(
+    ("file_fed", "list_fed", "shown"),
+    [
+        ("KIL", "NED", "NED"),  # a club code: the list's federation
+        ("GER", "NED", "GER"),  # a FIDE federation in the file: as today, the file's
+        ("KIL", None, "KIL"),  # nothing better known: the file's code as written
+    ],
+)
+def test_federation_shown_for_a_player_of_the_list(
+    file_fed: str, list_fed: str | None, shown: str
+) -> None:
+    e = Event("f")
+    e.player(1, 2000, 11, federation=file_fed)
+    e.player(2, 2000, 12, federation="KIL")  # not in the list
+    e.pair(1, 1, 2, "=")
+    reg = registry([{"fideid": 11, "rating": 2000}]).with_columns(
+        pl.Series("country", [list_fed], dtype=pl.String)
+    )
+    result = rate(e, reg=reg)
+    assert (row(result, 11)["federation"], row(result, 12)["federation"]) == (shown, "KIL")
