@@ -198,14 +198,20 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
             with timer.stage("lists"):
                 state, pending = next_state(state, result, name)
             files = {str(ev.events["file"][0]) for ev in period.events}
-            mine = [p for p in loaded.problems if p.location.file in files]
+            # the period's problems: at its events' files and at the copies skipped for them
+            skipped = {d["file"] for d in loaded.skipped_duplicates if d["kept"] in files}
+            mine = [p for p in loaded.problems if p.location.file in files | skipped]
             extra = start_list_problems(period.events, name, first, options.registry is not None)
             warnings = sorted(
                 [*[p for p in mine if not p.is_error], *extra, *result.warnings],
                 key=Problem.sort_key,
             )
             sub = dataclasses.replace(
-                loaded, events=period.events, problems=mine, files_read=len(files)
+                loaded,
+                events=period.events,
+                problems=mine,
+                files_read=len(files),
+                adjustments=[a for a in loaded.adjustments if a.file in files],
             )
             period.summary = build_summary(sub, result, EXIT_OK, {}, warnings)
             period.summary["period"] = name

@@ -81,6 +81,7 @@ class ConvertOptions:
     registry: Path | None = None
     list_override: str | None = None
     jobs: int | None = None  # processes reading the files (pipeline.ingest.parallel)
+    events: Path | None = None  # the officer's decisions about events (--events)
 
 
 @dataclass(frozen=True)
@@ -132,6 +133,7 @@ def convert_paths(options: ConvertOptions, progress: ProgressFn | None = None) -
         list_override=options.list_override,
         all_periods=True,
         jobs=options.jobs,
+        events=options.events,
     )
     loaded = load_inputs(run_options, Timer(), progress)
     outcome = ConvertOutcome(EXIT_OK, options.version)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from pipeline.identity import IdentityResult
+    from pipeline.ingest.event_decisions import Adjustment
     from pipeline.ingest.model import EventData
     from pipeline.ingest.names import NameFilter
     from pipeline.rate import RateResult
@@ -42,6 +43,7 @@ class RunOptions:
     out_dir: Path | None = None  # None: compute only (explain)
     skip_invalid: bool = False
     identities: Path | None = None  # the officer's decisions (--identities)
+    events: Path | None = None  # the officer's decisions about events (--events)
     name_match: bool = True  # --no-name-match turns it off
     chain: bool = False  # --chain: every period found, oldest first
     write_list: bool = False  # --write-list: players_list.csv and pending.csv
@@ -66,6 +68,7 @@ class Loaded(HasProblems):
     problems: list[Problem] = field(default_factory=list)
     invalid_files: list[str] = field(default_factory=list)
     rejected: list[EventData] = field(default_factory=list)  # read, with validation errors
+    adjustments: list[Adjustment] = field(default_factory=list)  # --events decisions applied
     ignored_registries: list[str] = field(default_factory=list)
     registry: pl.DataFrame | None = None
     identity: IdentityResult | None = None  # every entry linked to a person
@@ -73,6 +76,8 @@ class Loaded(HasProblems):
     periods: dict[str, list[EventData]] = field(default_factory=dict)  # the periods rated
     pending: pl.DataFrame | None = None  # --pending, read
     previous_list: pl.DataFrame | None = None  # --previous-list, read
+    # an event given twice, rated once: {"file": skipped, "kept": rated, "why": ...}
+    skipped_duplicates: list[dict[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -142,6 +147,8 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
                 loaded.invalid_files.append(str(path))
             else:
                 read += outcome
+    if options.events is not None:
+        read = _apply_event_decisions(options.events, read, loaded)
     with timer.stage("validate"):
         # one batch pass; only the events it cannot clear are checked one by one
         for ev, problems in zip(
@@ -193,14 +200,40 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
     return loaded
 
 
+def _apply_event_decisions(path: Path, events: list[EventData], loaded: Loaded) -> list[EventData]:
+    """The officer's decisions about events (`--events`), applied before validation; a
+    decision file with errors rejects the run as a bad `--identities` file does."""
+    from pipeline.ingest.event_decisions import (
+        adjustment_problems,
+        apply_event_decisions,
+        read_event_decisions,
+    )
+
+    try:
+        decisions = read_event_decisions(path)
+    except InputError as exc:
+        loaded.problems.extend(exc.problems)
+        loaded.invalid_files.append(str(path))
+        return events
+    applied = apply_event_decisions(events, decisions, str(path))
+    loaded.problems.extend(applied.problems)
+    loaded.problems.extend(adjustment_problems(applied.adjustments))
+    loaded.adjustments = applied.adjustments
+    if any(p.is_error for p in applied.problems):
+        loaded.invalid_files.append(str(path))
+    return applied.events
+
+
 def _drop_duplicates(loaded: Loaded, files: Sequence[Path]) -> None:
-    from pipeline.validate.duplicates import duplicate_events, file_digest
+    """An event given twice is rated once (pipeline.validate.duplicates): the other file
+    is skipped with a warning and named in `skipped_duplicates`."""
+    from pipeline.validate.duplicates import file_digest, find_duplicates
 
     digests = {str(path): file_digest(path) for path in files}
-    repeated, problems = duplicate_events(loaded.events, digests)
-    loaded.problems.extend(problems)
-    loaded.invalid_files.extend(p.location.file for p in problems)
-    loaded.events = [ev for i, ev in enumerate(loaded.events) if i not in set(repeated)]
+    found = find_duplicates(loaded.events, digests)
+    loaded.problems.extend(found.problems)
+    loaded.skipped_duplicates = found.records(loaded.events)
+    loaded.events = [ev for i, ev in enumerate(loaded.events) if i not in found.skipped]
 
 
 def _place_in_periods(loaded: Loaded, options: RunOptions) -> None:
@@ -360,7 +393,8 @@ def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult
             RateOptions(
                 rules_date=options.rules_date,
                 rounding=options.rounding,
-                period=options.period,
+                # the period placed (an officer's decision may move an event to a later one)
+                period=rated_period(loaded, options),
                 today=options.today,
             ),
             start_lists=_start_lists(loaded, options),
@@ -380,6 +414,15 @@ def _problem_dict(p: Problem) -> dict[str, object]:
     }
 
 
+def _skipped_duplicates(loaded: Loaded, result: RateResult | None) -> list[dict[str, str]]:
+    """The files skipped as an event given twice; for a period rated (a chain's period
+    summary holds only its own events), those whose kept file it rates."""
+    if result is None:
+        return list(loaded.skipped_duplicates)
+    rated = {str(ev.events["file"][0]) for ev in loaded.events}
+    return [d for d in loaded.skipped_duplicates if d["kept"] in rated]
+
+
 def build_summary(
     loaded: Loaded,
     result: RateResult | None,
@@ -396,9 +439,13 @@ def build_summary(
         "ignored_registries": loaded.ignored_registries,
         "errors": [_problem_dict(p) for p in loaded.errors],
         "warnings": [_problem_dict(p) for p in warnings],
+        "skipped_duplicates": _skipped_duplicates(loaded, result),
+        "adjustments": [a.as_dict() for a in loaded.adjustments],
     }
     if result is not None:
         import polars as pl
+
+        from schemas.ingest import LIST_BASIS
 
         ratings = result.ratings
         games = result.games
@@ -427,6 +474,8 @@ def build_summary(
                 "name": row.get("name"),
                 "file": row.get("file"),
                 "list": row.get("list"),
+                "list_basis": LIST_BASIS.get(str(row.get("list_source"))),
+                "list_reason": row.get("list_reason"),
                 "start_date": str(row["start_date"]) if row.get("start_date") else None,
                 "rule_set": row.get("rule_set"),
             }

@@ -25,6 +25,21 @@ LAYOUTS = [
     "starting-rank round-robin",
 ]
 LISTS = ["standard", "rapid", "blitz"]
+# Why an event is on its list, by `Events.list_source`: the file declares it (words of the
+# event type, title or a list column), its time control gives it, the schedule (rounds a
+# day) suggests it, the run's --list says it, or the officer decided it (--events).
+LIST_BASIS = {
+    "092": "declared",
+    "title": "declared",
+    "column": "declared",
+    "222": "time control",
+    "122": "time control",
+    "time-control": "time control",
+    "schedule": "schedule",
+    "assumed": "schedule",
+    "option": "--list",
+    "decision": "decision",
+}
 
 
 class Events(pa.DataFrameModel):
@@ -37,7 +52,14 @@ class Events(pa.DataFrameModel):
         isin=["trf16", "trf26", "crosstable-xlsx", "crosstable-csv", "games-csv"]
     )
     list: str | None = pa.Field(nullable=True, isin=LISTS)
-    list_source: str | None = pa.Field(nullable=True)  # '222', '122', '092', 'title', 'option'
+    # where the list came from: '222' / '122' (a TRF time control), '092' (TRF event type
+    # words), 'time-control' (a crosstable's time-control line), 'title' (a crosstable's
+    # name or title words), 'column' (games CSV), 'schedule' / 'assumed' (the rounds a day,
+    # pipeline.ingest.detect.settle_list), 'option' (--list), 'decision' (--events)
+    list_source: str | None = pa.Field(nullable=True)
+    # why, in words, for validate, the Events sheet and summary.json ("time control '90 min +
+    # 30 s a move' (TRF 122): 120 min for 60 moves, standard")
+    list_reason: str | None = pa.Field(nullable=True)
     start_date: pl.Date | None = pa.Field(nullable=True)
     end_date: pl.Date | None = pa.Field(nullable=True)
     rounds: pl.Int64 | None = pa.Field(nullable=True, ge=0)
@@ -51,6 +73,10 @@ class Events(pa.DataFrameModel):
     # written ("IA Surname, Name (FIDE ID)"); one deputy a line
     chief_arbiter: str | None = pa.Field(nullable=True)
     deputy_arbiters: str | None = pa.Field(nullable=True)
+    # the rating period the officer decided (--events `period`, YYYY-MM, checked where the
+    # decision is read: a late report); null: the period of the event's end date
+    # (pipeline.period.select)
+    period: str | None = pa.Field(nullable=True)
 
     class Config:
         strict = False
@@ -109,6 +135,7 @@ EVENT_DTYPES: dict[str, type[pl.DataType]] = {
     str(Events.source): pl.String,
     str(Events.list): pl.String,
     str(Events.list_source): pl.String,
+    str(Events.list_reason): pl.String,
     str(Events.start_date): pl.Date,
     str(Events.end_date): pl.Date,
     str(Events.rounds): pl.Int64,
@@ -120,6 +147,7 @@ EVENT_DTYPES: dict[str, type[pl.DataType]] = {
     str(Events.scoring): pl.String,
     str(Events.chief_arbiter): pl.String,
     str(Events.deputy_arbiters): pl.String,
+    str(Events.period): pl.String,
 }
 PLAYER_DTYPES: dict[str, type[pl.DataType]] = {
     str(Players.event_id): pl.String,

@@ -39,7 +39,8 @@ def invalid_fixtures() -> list[Path]:
 def test_valid_file_exits_0_with_what_it_holds_and_the_summary() -> None:
     assert invoke(str(VALID)) == (
         0,
-        f"{VALID}: TRF26, 6 players, 3 rounds, standard list\n"
+        f"{VALID}: TRF26, 6 players, 3 rounds, standard list (time control: '90 min + 30 "
+        "sec/move' is 90 min + 30 s a move: 120 min for 60 moves, standard (TRF 122))\n"
         "1 file checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n",
         "",
     )
@@ -123,26 +124,39 @@ def test_shared_trf_folder_covers_every_file(shared_dir: Path) -> None:
 
 
 def test_list_inferred_from_the_schedule_is_a_warning(shared_dir: Path) -> None:
-    # The Gros 2010 file names no time control, but plays 9 rounds in 9 days.
+    # The Gros 2010 file's time control does not read ('moves/time, increment', a
+    # template left unfilled), but it plays 9 rounds in 9 days.
     path = shared_dir / "data" / "trf" / "javafo_sample_open_gros_2010.trf"
-    code, _, err = invoke(str(path))
+    code, out, err = invoke(str(path))
     assert code == 0
     assert (
-        f"{path}: warning: expected a time control that names the rating list, got none; "
-        "9 rounds in 9 days is a standard event (pass --list to say otherwise) [list-inferred]"
+        f"{path}: warning: expected a time control that names the rating list, got "
+        "'moves/time, increment', which does not read; 9 rounds in 9 days is a standard "
+        "event (pass --list, or decide it with --events, to say otherwise) "
+        "[time-control-unread]"
     ) in err
+    assert out.splitlines()[0] == (
+        f"{path}: TRF16, 52 players, 9 rounds, standard list (schedule: 9 rounds in 9 days "
+        "is a standard event)"
+    )
 
 
 def test_no_list_and_no_telling_schedule_is_taken_as_standard_with_a_warning() -> None:
     # Three rounds in two days: a standard weekend event can play that; nothing says rapid.
+    # Its time control ('moves/time, increment') names no time: said, with the list chosen.
     path = Path(__file__).resolve().parent / "validate" / "data" / "no_list_weekend.trf"
     code, out, err = invoke(str(path))
     assert code == 0
     assert err == (
-        f"{path}: warning: expected a time control that names the rating list, got none; "
-        "3 rounds in 2 days: rated as standard (pass --list to say otherwise) [list-assumed]\n"
+        f"{path}: warning: expected a time control that names the rating list, got "
+        "'moves/time, increment', which does not read; 3 rounds in 2 days: rated as "
+        "standard (pass --list, or decide it with --events, to say otherwise) "
+        "[time-control-unread]\n"
     )
-    assert out.splitlines()[0] == f"{path}: TRF26, 6 players, 3 rounds, standard list"
+    assert out.splitlines()[0] == (
+        f"{path}: TRF26, 6 players, 3 rounds, standard list (schedule: 3 rounds in 2 days: "
+        "rated as standard)"
+    )
 
 
 @pytest.mark.parametrize(
@@ -160,13 +174,13 @@ def test_list_from_the_schedule(
     tmp_path: Path, start: str | None, end: str | None, rounds: int, expected: str
 ) -> None:
     text = (INVALID.parent.parent / "validate" / "data" / "no_list_weekend.trf").read_text()
-    lines = [ln for ln in text.splitlines() if not ln.startswith(("042", "052"))]
+    lines = [ln for ln in text.splitlines() if not ln.startswith(("042", "052", "122"))]
     dates = [f"042 {start}", f"052 {end}"] if start else []
     path = tmp_path / "event.trf"
     path.write_text("\n".join([lines[0], *dates, f"XXR {rounds}", *lines[1:]]) + "\n")
     code, _, err = invoke(str(path))
     assert code == 0, err
-    assert f"got none; {expected} (pass --list to say otherwise)" in err
+    assert f"got none; {expected} (pass --list, or decide it with --events, to say " in err
 
 
 def test_samples_folder_is_valid() -> None:
@@ -203,7 +217,7 @@ def test_list_option_overrides_the_file() -> None:
     code, out, _ = invoke(str(path), "--list", "rapid")
     assert (code, out) == (
         0,
-        f"{path}: TRF26, 6 players, 3 rounds, rapid list\n"
+        f"{path}: TRF26, 6 players, 3 rounds, rapid list (--list rapid)\n"
         "1 file checked: 1 valid, 0 invalid (0 errors, 0 warnings)\n",
     )
 

@@ -40,6 +40,13 @@ IDENTITIES = typer.Option(
     help="Your decisions on who is who: CSV of file or event, start_no or name, fide_id "
     "(an empty fide_id keeps the player unlinked).",
 )
+EVENTS = typer.Option(
+    None,
+    "--events",
+    help="Your decisions about events: CSV of file (and event), then any of period "
+    "(YYYY-MM: rate it in that period, e.g. a late report), list, start_date, end_date, "
+    "time_control; each applied before validation and reported as an adjustment.",
+)
 JOBS = typer.Option(
     None,
     "--jobs",

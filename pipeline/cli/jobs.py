@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pipeline.run import ProgressFn, RunOptions, RunOutcome
 
 from pipeline.cli.common import (
+    EVENTS,
     EXIT_INPUT,
     EXIT_OK,
     IDENTITIES,
@@ -52,16 +53,18 @@ def validate(
         help="Rule-set date YYYY-MM-DD: settles an event date that reads two ways.",
     ),
     identities: Path | None = IDENTITIES,
+    events: Path | None = EVENTS,
     no_name_match: bool = NO_NAME_MATCH,
     jobs: int | None = JOBS,
 ) -> None:
     """Check files; print every problem as file:line[:column]: message, and what each
-    file holds (its kind, crosstable layout, players, rounds and rating list).
+    file holds (its kind, crosstable layout, players, rounds, and its rating list with
+    why: declared, time control, schedule, --list or a decision).
 
     Exit 1 if any input is invalid; warnings alone exit 0.
     """
     _check_list(list_)
-    _check_paths(paths, registry, identities)
+    _check_paths(paths, registry, identities, events)
     _check_jobs(jobs)
     rules_date = _parse_date("--rules", rules)
     from pipeline.validate import validate_paths
@@ -74,6 +77,7 @@ def validate(
         identities=identities,
         name_match=not no_name_match,
         jobs=jobs,
+        events=events,
     )
     print_problems(report.problems)
     for entry in report.files:
@@ -109,14 +113,20 @@ def _parse_date(option: str, value: str | None) -> date | None:
         usage_error(f"{option}: expected a date YYYY-MM-DD, got {value!r}")
 
 
-def _check_paths(paths: list[Path], registry: Path | None, identities: Path | None = None) -> None:
-    for path in [*paths, *(p for p in (registry, identities) if p is not None)]:
+def _check_paths(
+    paths: list[Path],
+    registry: Path | None,
+    identities: Path | None = None,
+    events: Path | None = None,
+) -> None:
+    for path in [*paths, *(p for p in (registry, identities, events) if p is not None)]:
         if not path.exists():
             usage_error(f"{path}: no such file or folder")
     if registry is not None and not registry.is_file():
         usage_error(f"--registry: expected a rating-list file, got the folder {registry}")
-    if identities is not None and not identities.is_file():
-        usage_error(f"--identities: expected a CSV file, got the folder {identities}")
+    for option, given in (("--identities", identities), ("--events", events)):
+        if given is not None and not given.is_file():
+            usage_error(f"{option}: expected a CSV file, got the folder {given}")
 
 
 def _check_out(out: Path) -> None:
@@ -143,10 +153,11 @@ def _run_options(
     identities: Path | None = None,
     no_name_match: bool = False,
     jobs: int | None = None,
+    events: Path | None = None,
 ) -> RunOptions:
     """The options of run and explain, checked (usage errors exit 2)."""
     _check_list(list_)
-    _check_paths(paths, registry, identities)
+    _check_paths(paths, registry, identities, events)
     _check_jobs(jobs)
     if rounding not in ("period", "tournament"):
         usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
@@ -164,6 +175,7 @@ def _run_options(
         out_dir=out,
         skip_invalid=skip_invalid,
         identities=identities,
+        events=events,
         name_match=not no_name_match,
         jobs=jobs,
     )
@@ -203,6 +215,7 @@ def run(
     ),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress bar or summary."),
     identities: Path | None = IDENTITIES,
+    events: Path | None = EVENTS,
     no_name_match: bool = NO_NAME_MATCH,
     chain: bool = typer.Option(
         False,
@@ -229,7 +242,7 @@ def run(
     language = pick_lang(lang)
     options = _run_options(
         paths, registry, list_, period, rules, rounding, out, skip_invalid, identities,
-        no_name_match, jobs,
+        no_name_match, jobs, events,
     )  # fmt: skip
     if chain and period is not None:
         usage_error("--chain rates every period found; leave out --period")
@@ -287,13 +300,14 @@ def explain(
     ),
     rounding: str = typer.Option("period", "--rounding", help="period or tournament."),
     identities: Path | None = IDENTITIES,
+    events: Path | None = EVENTS,
     no_name_match: bool = NO_NAME_MATCH,
     jobs: int | None = JOBS,
 ) -> None:
     """One player's per-game breakdown, as FIDE's individual-calculation page shows it."""
     options = _run_options(
         paths, registry, list_, period, rules, rounding, None, False, identities, no_name_match,
-        jobs,
+        jobs, events,
     )  # fmt: skip
     outcome = _run_or_exit(options)
     if outcome.result is None:
@@ -326,6 +340,7 @@ def convert(
         "--list",
         help="Rating list of every event (its ratings are written): standard, rapid or blitz.",
     ),
+    events: Path | None = EVENTS,
     jobs: int | None = JOBS,
 ) -> None:
     """Write one TRF file per event (for submission), from any file `elo run` reads.
@@ -340,12 +355,12 @@ def convert(
     if out is None:
         usage_error("--out: expected the folder to write the TRF files to")
     _check_list(list_)
-    _check_paths(paths, registry)
+    _check_paths(paths, registry, events=events)
     _check_jobs(jobs)
     _check_out(out)
     from pipeline.convert import ConvertOptions, convert_paths, summary_lines
 
-    options = ConvertOptions(paths, version, out, registry, list_, jobs)
+    options = ConvertOptions(paths, version, out, registry, list_, jobs, events)
     try:
         with _progress(False) as progress:
             outcome = convert_paths(options, progress)

@@ -20,7 +20,9 @@ Frames follow `schemas.ingest`. Problems (all of a file, one `InputError`):
 ``bad-start-number``, ``duplicate-start-number``, ``missing-name``, ``bad-rating``,
 ``bad-fide-id``, ``bad-points``, ``bad-k``, ``bad-rating-change``,
 ``opponent-out-of-range``, ``csv-unreadable``, ``xlsx-unreadable``, ``xlsx-unsafe``;
-warnings ``list-ambiguous``, ``date-read``, ``ambiguous-date``.
+warnings ``list-ambiguous``, ``date-read``, ``ambiguous-date`` and ``dates-disagree`` (the
+last two made errors by validation unless ``--rules`` / an ``--events`` decision settles
+them).
 
 Byes: ``-1`` -> ``U`` (1 point), ``-½`` -> ``H``, ``-0``/``-``/``*``/empty/``not paired``
 -> ``Z``; a bye written as a word (``bye``, ``spielfrei``) is ``U`` unless the declared
@@ -231,15 +233,30 @@ def _events_frame(
     info = read_preamble(lines)
     _date_problems(info, file, problems)
     name = info.name or PurePath(file).stem or file
-    rating_list, found = list_of(info, name)
-    if len(found) > 1:
+    choice = list_of(info, name)
+    rating_list = choice.list
+    if rating_list is None and len(choice.found) > 1:
         problems.add(
             file,
             None,
             None,
             "list-ambiguous",
-            f"expected one rating list in the event's name or title, got {', '.join(found)}; "
-            "pass --list",
+            f"expected one rating list in the event's name or title, got "
+            f"{', '.join(choice.found)}; pass --list, or decide it with --events",
+            Severity.WARNING,
+        )
+    words = choice.reading.words_list if choice.reading is not None else None
+    named = sorted({*choice.found, *([words] if words is not None else [])})
+    if choice.source == "time-control" and named and named != [rating_list]:
+        problems.add(
+            file,
+            None,
+            None,
+            "list-words-differ",
+            "expected the time control and the event's words to name one rating list, got "
+            f"{choice.reason} and the words name {', '.join(named)}; rated as "
+            f"{rating_list} by the time control's numbers (pass --list, or decide it with "
+            "--events, to say otherwise)",
             Severity.WARNING,
         )
     played = max((g.round for g in games), default=0)
@@ -255,7 +272,8 @@ def _events_frame(
         str(Events.name): name,
         str(Events.source): source,
         str(Events.list): rating_list,
-        str(Events.list_source): "title" if rating_list else None,
+        str(Events.list_source): choice.source,
+        str(Events.list_reason): choice.reason,
         str(Events.start_date): info.start_date,
         # without a date row, the final standings' "Last update" bounds the end date
         str(Events.end_date): info.end_date or (info.updated if info.start_date is None else None),
@@ -273,8 +291,12 @@ def _events_frame(
 
 
 def _date_problems(info: Preamble, file: str, problems: ProblemList) -> None:
-    """An event date that reads two ways (left out; validation decides whether that
-    blocks), and one written other than year first (the date understood)."""
+    """Event dates no reading puts in order (an error), a date that reads two ways (left
+    out; validation decides whether that blocks), and one written other than year first
+    (the date understood)."""
+    for row, message in info.disagree:
+        # validation makes it an error, unless an --events decision gives both dates
+        problems.add(file, row, None, "dates-disagree", message, Severity.WARNING)
     for row, reading in info.ambiguous:
         problems.add(
             file,

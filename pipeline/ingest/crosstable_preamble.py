@@ -11,20 +11,30 @@ not a field of the format: it is taken from the time-control line
 (`pipeline.ingest.timecontrol`), else from words of the name and title, and stays null
 when none or conflicting words are found.
 
-Dates are read with `pipeline.ingest.dates`. A date that reads two ways under a label of
-a language that writes the day first (``Fecha: 02/03/2024``, ``Datum``) is read day
-first; under an English label it is kept aside (`Preamble.ambiguous`) for the reader to
-report, never guessed.
+Dates are read with `pipeline.ingest.dates`, all those of the date lines together
+(`dates.settle_event`): the first is the start, the second the end, and they must be in
+order; a single date is a one-day event (start = end). A date that still reads two ways
+under a label of a language that writes the day first (``Fecha: 02/03/2024``, ``Datum``)
+is read day first; under an English label it is kept aside (`Preamble.ambiguous`) for the
+reader to report, never guessed; dates no reading puts in order are kept aside too
+(`Preamble.disagree`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from pipeline.ingest.dates import DateRead, find_dates, in_order, settle
-from pipeline.ingest.timecontrol import classify_time_control
+from pipeline.ingest.dates import DateRead, Point, find_dates, settle_event
+from pipeline.ingest.timecontrol import (
+    TimeControlReading,
+    classify_words,
+    lists_named,
+    read_time_control,
+)
 from pipeline.ingest.vocabulary import (
     AFTER_ROUNDS_PATTERNS,
     DATABASE_WORDS,
@@ -37,13 +47,6 @@ from pipeline.ingest.vocabulary import (
 
 _FED_CODE = re.compile(r"\b([A-Z]{3})\b")
 _NUMBER = re.compile(r"[0-9]{1,3}")
-_LIST_WORDS = {
-    "rapid": re.compile(r"r[áa]pid|schnell", re.I),
-    "blitz": re.compile(r"blitz|rel[áa]mpago|lampo|snelschaak", re.I),
-    "standard": re.compile(
-        r"standard|classic|klassisch|cl[áa]sic|est[áa]ndar|langpartie|lente|classica", re.I
-    ),
-}
 
 
 @dataclass
@@ -64,13 +67,14 @@ class Preamble:
     updated: date | None = None  # the "Last update" date: the standings' date
     ambiguous: list[tuple[int, DateRead]] = field(default_factory=list)  # (row, date)
     unusual: list[tuple[int, DateRead]] = field(default_factory=list)  # not year first
+    disagree: list[tuple[int, str]] = field(default_factory=list)  # (row, message)
     lists_found: list[str] = field(default_factory=list)
 
 
 def read_preamble(lines: list[tuple[int, str]]) -> Preamble:
     """Read the preamble rows: (row number, the row's non-empty cells joined by a space)."""
     info = Preamble()
-    event_dates: list[tuple[int, DateRead]] = []
+    event_dates: list[tuple[int, DateRead, str | None]] = []  # (row, date, order preferred)
     for row, raw in lines:
         line = " ".join(raw.split())
         if not line or line.startswith("#"):
@@ -84,11 +88,8 @@ def read_preamble(lines: list[tuple[int, str]]) -> Preamble:
         if DATABASE_WORDS.search(folded) or TRAILER_WORDS.match(folded):
             continue
         if _label(folded, "date", dated=True):
-            day_first = DAY_FIRST_DATE_LABELS.match(folded) is not None
-            for reading in find_dates(line):
-                if day_first and reading.ambiguous:
-                    reading = in_order(reading, "dmy")
-                event_dates.append((row, reading))
+            prefer = "dmy" if DAY_FIRST_DATE_LABELS.match(folded) is not None else None
+            event_dates.extend((row, reading, prefer) for reading in find_dates(line))
             continue
         if _key_line(info, line, folded):
             continue
@@ -102,20 +103,51 @@ def read_preamble(lines: list[tuple[int, str]]) -> Preamble:
     return info
 
 
-def list_of(info: Preamble, name: str) -> tuple[str | None, list[str]]:
-    """The rating list of the event, and every list named by the name and title.
+@dataclass(frozen=True)
+class ListChoice:
+    """The event's rating list as the preamble gives it: `source` ``time-control`` (the
+    time-control line, `timecontrol.read_time_control`) or ``title`` (words of the name
+    and title), `reason` in words, `found` every list the name and title name, `reading`
+    the time-control line's (None without one)."""
 
-    A time-control line decides when `classify_time_control` can read it (its numbers,
-    else its words such as ``(Rapid)``); else the name and the title must name exactly one
-    list. Conflicting words give None with the lists found, for a warning.
+    list: str | None
+    source: str | None
+    reason: str | None
+    found: tuple[str, ...]
+    reading: TimeControlReading | None
+
+
+def list_of(info: Preamble, name: str) -> ListChoice:
+    """The rating list of the event (`ListChoice`).
+
+    A time-control line decides when it reads (its numbers, else its words such as the
+    label's ``(Rapid)``); else the name and the title must name exactly one list.
+    Conflicting words give no list with the lists found, for a warning.
     """
+    reading = None
     if info.time_control:
-        by_time = classify_time_control(info.time_control)
-        if by_time is not None:
-            return by_time, [by_time]
+        # its value read (``10 minutes + 3 secs per move``), the label's words kept
+        # (``Time control (Rapid)``); a line that is all label is read whole
+        value = detail_value(info.time_control, "time_control") or info.time_control
+        reading = read_time_control(value)
+        label = classify_words(info.time_control)
+        if reading.words_list is None and label is not None:
+            reading = dataclasses.replace(reading, words_list=label)
+            if reading.list is None:
+                reading = dataclasses.replace(reading, list=label, by="words")
     texts = (name, info.title or "")
-    found = sorted({lst for lst, rx in _LIST_WORDS.items() for t in texts if rx.search(t)})
-    return (found[0] if len(found) == 1 else None), found
+    found = tuple(sorted({lst for t in texts for lst in lists_named(t)}))
+    if reading is not None and reading.list is not None:
+        if reading.by == "words":
+            reason = f"the time-control line {info.time_control!r} names the {reading.list} list"
+        else:
+            reason = f"{reading.describe()} (the time-control line)"
+        return ListChoice(reading.list, "time-control", reason, found, reading)
+    if len(found) == 1:
+        shown = " / ".join(repr(t) for t in texts if t and lists_named(t))
+        reason = f"the event's name or title {shown} names the {found[0]} list"
+        return ListChoice(found[0], "title", reason, found, reading)
+    return ListChoice(None, None, None, found, reading)
 
 
 def _label(folded: str, concept: str, dated: bool = False) -> bool:
@@ -177,12 +209,25 @@ def _rounds_of(folded: str) -> int | None:
     return None
 
 
-def _set_dates(info: Preamble, found: list[tuple[int, DateRead]]) -> None:
-    """The first two dates of the date lines are the start and end; one that reads two
-    ways is kept aside (the reader reports it)."""
-    settled = settle([d for _, d in found])
+def _set_dates(info: Preamble, found: list[tuple[int, DateRead, str | None]]) -> None:
+    """The first two dates of the date lines are the start and the end (one date: a
+    one-day event), read together so that they settle each other's order; one that still
+    reads two ways, or dates no reading puts in order, are kept aside (the reader reports
+    them)."""
+    labels = [f"{reading.text!r} (row {row})" for row, reading, _ in found]
+
+    def chains(values: Sequence[date]) -> list[list[Point]]:
+        return [[Point(v, labels[i], i) for i, v in enumerate(values)]]
+
+    settled = settle_event(
+        [d for _, d, _ in found], chains, "the end after the start", [p for *_, p in found]
+    )
+    if settled.conflict is not None:
+        ref, message = settled.conflict
+        info.disagree.append((found[ref][0], message))
+        return
     values: list[date] = []
-    for (row, _), reading in zip(found, settled, strict=True):
+    for (row, _, _), reading in zip(found, settled.reads, strict=True):
         if reading.ambiguous:
             info.ambiguous.append((row, reading))
         elif reading.value is not None:
@@ -192,4 +237,4 @@ def _set_dates(info: Preamble, found: list[tuple[int, DateRead]]) -> None:
     if info.ambiguous or not values:
         return
     info.start_date = values[0]
-    info.end_date = values[1] if len(values) > 1 else None
+    info.end_date = values[1] if len(values) > 1 else values[0]

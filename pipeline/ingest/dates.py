@@ -5,7 +5,9 @@ Accepted forms (`read_date` for a whole field, `find_dates` for the dates inside
 
 - year first, digits: ``2020/05/29``, ``2020-05-29``, ``2020.05.29`` (the standard form:
   no note needed);
-- day first with dots, as Europe writes it: ``29.05.2020``, ``28. 07. 2005``, ``29.05.20``;
+- day first with dots, as Europe writes it: ``29.05.2020``, ``28. 07. 2005``;
+- two-digit years: ``29.05.20`` is day first or year first (``10.09.13`` for 2010-09-13,
+  as some national programs write it), ``29/05/20`` day first, month first or year first;
 - slashes or dashes with the year last: ``29/05/2020`` (day first) or ``05/29/2020``
   (month first) when only one order gives a date;
 - month names in English, German, Spanish, French, Italian, Portuguese and Dutch
@@ -14,15 +16,32 @@ Accepted forms (`read_date` for a whole field, `find_dates` for the dates inside
 
 Two-digit years follow the POSIX ``%y`` pivot: 00-68 are 2000-2068, 69-99 are 1969-1999.
 A form that two orders read as two different dates (``05/06/2020``: 5 June or 6 May) is
-ambiguous: `DateRead.value` is None and `readings` holds both. `settle` resolves such a
-date when the other dates of the same file, written with the same separator, show which
-order the file uses. The rule set depends on the date, so the readers never guess.
+ambiguous: `DateRead.value` is None and `readings` holds every reading. The rule set
+depends on the date, so the readers never guess: `settle_event` tries every reading
+against the file's other dates.
+
+- One order per form: the dates of a file written the same way (same separator, each part
+  of 1-2 digits or of 4) are read in one order, chosen for all of them together (a file
+  does not write 042 day first and 052 year first). A date that reads one way fixes the
+  order of its form.
+- A reading fits when the event's dates stay in order (the reader gives them as chains:
+  start <= each round date, the round dates non-decreasing, the last <= the end). The
+  one joint reading that fits is taken (`DateRead.why` says why, for the ``date-read``
+  note); none fitting is a disagreement the reader reports, naming the dates.
+- Only when more than one reading keeps the dates in order: a reading the label's
+  language prefers (``Datum``: day first), then the plausible span of an event. FIDE's
+  rating regulations (Handbook B.02, on the duration of a tournament) have a tournament
+  completed within 90 days, leagues excepted: a league may be longer, so the span only
+  breaks a tie and never refuses a reading. What still reads two ways stays ambiguous.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
@@ -35,6 +54,8 @@ _ORDER_WORDS = {
     "name": "month name",
 }
 _PIVOT = 69  # %y: 69-99 -> 19xx, 00-68 -> 20xx
+LONGEST_EVENT_DAYS = 90  # B.02: a tournament completed within 90 days (leagues excepted)
+_MAX_CANDIDATES = 729  # joint readings tried at most (3 orders for 6 forms); beyond: unsettled
 
 _NUMERIC = (
     r"(?<![0-9])(?P<a>[0-9]{1,4})\s*(?P<sep>[./-])\s*(?P<b>[0-9]{1,2})\s*(?P=sep)\s*"
@@ -59,6 +80,8 @@ class DateRead:
     readings: tuple[date, ...]  # every valid reading, in the order of `orders`
     orders: tuple[str, ...]  # 'ymd', 'dmy', 'mdy' or 'name', one per reading
     separator: str = ""  # '.', '/' or '-' for digits-only forms
+    widths: tuple[int, ...] = ()  # digits of each part, for digits-only forms
+    why: str = ""  # why `settle_event` kept this reading (or these readings)
 
     @property
     def value(self) -> date | None:
@@ -70,21 +93,63 @@ class DateRead:
 
     @property
     def standard(self) -> bool:
-        """Written year first in digits: nothing to explain."""
-        return self.value is not None and self.orders[0] == "ymd"
+        """Written year first in digits with a four-digit year: nothing to explain."""
+        return self.value is not None and self.orders[0] == "ymd" and self.widths[:1] == (4,)
+
+    def words(self, order: str) -> str:
+        """``day first``, ``year first, two-digit year``: how a reading reads the text."""
+        if order == "name" or not self.widths:
+            return _ORDER_WORDS[order]
+        year = self.widths[0] if order == "ymd" else self.widths[2]
+        return _ORDER_WORDS[order] + (", two-digit year" if year <= 2 else "")
 
     def note(self) -> str:
-        """``read '29/05/2020' as 2020-05-29 (day first)`` for a warning."""
+        """``read '29/05/2020' as 2020-05-29 (day first)`` for a warning, with the reason
+        when the file's other dates chose it."""
         assert self.value is not None
-        return f"read {self.text!r} as {self.value.isoformat()} ({_ORDER_WORDS[self.orders[0]]})"
+        read = f"read {self.text!r} as {self.value.isoformat()} ({self.words(self.orders[0])})"
+        return f"{read}: {self.why}" if self.why else read
 
     def ambiguity(self) -> str:
-        """What the two readings are, for the error that asks the user to settle it."""
+        """What the readings are, for the message that asks the user to settle it."""
         seen: dict[date, str] = {}
         for value, order in zip(self.readings, self.orders, strict=True):
             seen.setdefault(value, order)
-        readings = " or ".join(f"{v.isoformat()} ({_ORDER_WORDS[o]})" for v, o in seen.items())
-        return f"{self.text!r} reads as {readings}"
+        readings = " or ".join(f"{v.isoformat()} ({self.words(o)})" for v, o in seen.items())
+        found = f"{self.text!r} reads as {readings}"
+        return f"{found}, {self.why}" if self.why else found
+
+
+@dataclass(frozen=True)
+class Point:
+    """One date of an event as one reading gives it; `label` names it for a message
+    (``042 '10.09.13' (line 4, columns 5-12)``), `ref` is the reader's own index of it."""
+
+    value: date
+    label: str
+    ref: int
+
+
+# The dates of a file under one joint reading (a value for each date given to
+# `settle_event`, in its order) -> the chains of the event(s) that must each be in order.
+Chains = Callable[[Sequence[date]], list[list[Point]]]
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The dates as `settle_event` leaves them, and (ref, message) when no reading fits."""
+
+    reads: list[DateRead]
+    conflict: tuple[int, str] | None = None
+
+
+@dataclass(frozen=True)
+class _Joint:
+    """One joint reading: a value and an order per date, and how to say which it is."""
+
+    values: tuple[date, ...]
+    orders: tuple[str, ...]
+    how: str
 
 
 def read_date(text: str) -> DateRead | None:
@@ -105,31 +170,43 @@ def find_dates(text: str) -> list[DateRead]:
 
 
 def settle(reads: list[DateRead]) -> list[DateRead]:
-    """Resolve ambiguous day/month orders by the file's other dates: when the clear dates
-    written with the same separator all use one order, an ambiguous one follows it."""
-    used: dict[str, set[str]] = {}
-    for r in reads:
-        if r.value is not None and r.orders[0] in ("dmy", "mdy") and len(r.orders) == 1:
-            used.setdefault(r.separator, set()).add(r.orders[0])
-    settled: list[DateRead] = []
-    for r in reads:
-        orders = used.get(r.separator, set())
-        if r.ambiguous and len(orders) == 1:
-            (order,) = orders
-            keep = [(v, o) for v, o in zip(r.readings, r.orders, strict=True) if o == order]
-            if keep:
-                r = replace(r, readings=(keep[0][0],), orders=(keep[0][1],))
-        settled.append(r)
-    return settled
+    """Resolve ambiguous orders by the file's other dates alone: the dates written the
+    same way are read in one order, so one that reads one way settles the others."""
+    return settle_event(reads, lambda values: [], "").reads
 
 
-def in_order(reading: DateRead, order: str) -> DateRead:
-    """An ambiguous reading resolved to one order (``'dmy'`` for a page in a language that
-    writes the day first); unchanged when that order is not among its readings."""
-    for value, found in zip(reading.readings, reading.orders, strict=True):
-        if found == order:
-            return replace(reading, readings=(value,), orders=(found,))
-    return reading
+def settle_event(
+    reads: Sequence[DateRead],
+    chains: Chains,
+    keeps: str,
+    prefer: Sequence[str | None] | None = None,
+) -> Settled:
+    """Every date of a file read together (module docstring): one order per form, then the
+    joint readings whose `chains` are in order, then `prefer` (an order per date, None
+    for no preference), then the span of an event. `keeps` says what the chains keep in
+    order (``the end after the start``), for the notes and the disagreement message."""
+    joints = _joints(reads)
+    if joints is None:
+        return Settled(list(reads))
+    stages: list[tuple[list[_Joint], str]] = [(joints, "")]  # (joints left, why a stage)
+    if len(joints) < 2:
+        return Settled(_keep(reads, stages, ""))
+    checked = [(joint, chains(joint.values)) for joint in joints]
+    fitting = [j for j, found in checked if all(_disorder(c) is None for c in found)]
+    if not fitting:
+        return _conflict(reads, checked, keeps)
+    stages.append((fitting, f"the only reading that keeps {keeps}"))
+    if prefer is not None and len(fitting) > 1:
+        stages.append(([j for j in fitting if _liked(j, reads, prefer)] or fitting, ""))
+    spans = {j.values: _span(found) for j, found in checked}
+    left = stages[-1][0]
+    within = [j for j in left if spans[j.values] <= LONGEST_EVENT_DAYS]
+    if len(left) > 1 and within:
+        stages.append((within, f"the only reading that keeps {_WITHIN}"))
+    each = ""
+    if any(len(chain) > 1 for _, found in checked for chain in found):
+        each = f"each of which keeps {keeps}" + (f" and {_WITHIN}" if within == left else "")
+    return Settled(_keep(reads, stages, each))
 
 
 def month_number(word: str) -> int | None:
@@ -138,6 +215,107 @@ def month_number(word: str) -> int | None:
 
 
 # --- internals -------------------------------------------------------------------------
+
+_WITHIN = (
+    f"the event within {LONGEST_EVENT_DAYS} days (FIDE's limit for a tournament, leagues excepted)"
+)
+
+
+def _joints(reads: Sequence[DateRead]) -> list[_Joint] | None:
+    """Every joint reading with one order per form (distinct values only); None when
+    there are too many to try. A form whose dates share no order is read date by date."""
+    groups: dict[tuple[str, tuple[bool, ...]], list[int]] = {}
+    for i, r in enumerate(reads):
+        groups.setdefault((r.separator, tuple(w > 2 for w in r.widths)), []).append(i)
+    choices: list[tuple[list[int], tuple[str, ...]]] = []
+    for members in groups.values():
+        common = tuple(
+            o for o in reads[members[0]].orders if all(o in reads[i].orders for i in members)
+        )
+        if common:
+            choices.append((members, common))
+        else:
+            choices.extend(([i], reads[i].orders) for i in members)
+    if math.prod(len(orders) for _, orders in choices) > _MAX_CANDIDATES:
+        return None
+    joints: dict[tuple[date, ...], _Joint] = {}
+    for combo in itertools.product(*(orders for _, orders in choices)):
+        values: list[date] = [date.min] * len(reads)
+        orders: list[str] = [""] * len(reads)
+        for (members, _), order in zip(choices, combo, strict=True):
+            for i in members:
+                values[i] = reads[i].readings[reads[i].orders.index(order)]
+                orders[i] = order
+        picked = [(m[0], o) for (m, os), o in zip(choices, combo, strict=True) if len(os) > 1]
+        how = " and ".join(f"{reads[i].text!r} read {reads[i].words(o)}" for i, o in picked)
+        if len(picked) == 1:
+            how = f"read {reads[picked[0][0]].words(picked[0][1])}"
+        joints.setdefault(tuple(values), _Joint(tuple(values), tuple(orders), how))
+    return list(joints.values())
+
+
+def _disorder(chain: list[Point]) -> tuple[Point, Point] | None:
+    """The first date of `chain` after the next one, with it; None when in order."""
+    for before, after in itertools.pairwise(chain):
+        if before.value > after.value:
+            return before, after
+    return None
+
+
+def _span(chains: list[list[Point]]) -> int:
+    """The days of the longest chain, both ends counted (0 without dates)."""
+    days = [(max(p.value for p in c) - min(p.value for p in c)).days + 1 for c in chains if c]
+    return max(days, default=0)
+
+
+def _liked(joint: _Joint, reads: Sequence[DateRead], prefer: Sequence[str | None]) -> bool:
+    return all(
+        joint.orders[i] == order
+        for i, order in enumerate(prefer)
+        if order is not None and reads[i].ambiguous
+    )
+
+
+def _keep(
+    reads: Sequence[DateRead], stages: list[tuple[list[_Joint], str]], each: str
+) -> list[DateRead]:
+    """Each date with the readings the last stage leaves, and why: the reason of the
+    stage that left it one value, else `each` (what all its readings keep)."""
+    kept: list[DateRead] = []
+    for i, r in enumerate(reads):
+        if not r.ambiguous:
+            kept.append(r)
+            continue
+        why = each
+        for joints, reason in stages:
+            if len({j.values[i] for j in joints}) == 1:
+                why = reason
+                break
+        pairs = dict.fromkeys((j.values[i], j.orders[i]) for j in stages[-1][0])
+        kept.append(
+            replace(
+                r,
+                readings=tuple(v for v, _ in pairs),
+                orders=tuple(o for _, o in pairs),
+                why=why,
+            )
+        )
+    return kept
+
+
+def _conflict(
+    reads: Sequence[DateRead], checked: list[tuple[_Joint, list[list[Point]]]], keeps: str
+) -> Settled:
+    """No joint reading fits: each one's first two dates out of order, in one message
+    placed at the first of them."""
+    pairs = [next(d for d in map(_disorder, found) if d is not None) for _, found in checked]
+    parts = [
+        f"{joint.how}: {before.label} is {before.value.isoformat()}, after {after.label}, "
+        f"{after.value.isoformat()}"
+        for (joint, _), (before, after) in zip(checked, pairs, strict=True)
+    ]
+    message = f"expected a reading of the dates that keeps {keeps}, got none: " + "; ".join(parts)
+    return Settled(list(reads), (pairs[0][0].ref, message))
 
 
 def _fold(word: str) -> str:
@@ -184,11 +362,11 @@ def _numeric(text: str, a: str, b: str, c: str, sep: str) -> DateRead | None:
             candidates.append(("dmy", int(c), int(b), int(a)))
             if sep != ".":
                 candidates.append(("mdy", int(c), int(a), int(b)))
-    else:
+    else:  # a two-digit year: first or last (with dots never month first)
         candidates.append(("dmy", _year(c), int(b), int(a)))
         if sep != ".":
             candidates.append(("mdy", _year(c), int(a), int(b)))
-            candidates.append(("ymd", _year(a), int(b), int(c)))
+        candidates.append(("ymd", _year(a), int(b), int(c)))
     readings: list[date] = []
     orders: list[str] = []
     for order, year, month, day in candidates:
@@ -198,4 +376,4 @@ def _numeric(text: str, a: str, b: str, c: str, sep: str) -> DateRead | None:
             orders.append(order)
     if not readings:
         return None
-    return DateRead(text, tuple(readings), tuple(orders), sep)
+    return DateRead(text, tuple(readings), tuple(orders), sep, (len(a), len(b), len(c)))

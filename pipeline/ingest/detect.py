@@ -200,9 +200,15 @@ def find_inputs(paths: Sequence[Path]) -> Inputs:
 
 
 def _apply_list(ev: EventData, list_override: str) -> EventData:
+    row = ev.events.row(0, named=True)
+    reason = f"--list {list_override}"
+    before, why = row.get(str(Events.list)), row.get(str(Events.list_reason))
+    if before is not None and before != list_override:
+        reason += f"; the file's: {before}{f', by {why}' if why else ''}"
     events = ev.events.with_columns(
         pl.lit(list_override, dtype=pl.String).alias(str(Events.list)),
         pl.lit("option", dtype=pl.String).alias(str(Events.list_source)),
+        pl.lit(reason, dtype=pl.String).alias(str(Events.list_reason)),
     )
     return dataclasses.replace(ev, events=events)
 
@@ -248,8 +254,9 @@ def settle_list(ev: EventData) -> EventData:
     taken as standard, FIDE's default list (``list-assumed``). The rounds of a day are
     counted by the round dates when every round has one (TRF record 132), else averaged
     over the event's days; a message names the busiest day only where the count by dates
-    decides otherwise than the average would. Events whose file names the list are
-    unchanged.
+    decides otherwise than the average would. A file with a time control that does not
+    read gets ``time-control-unread`` instead, naming the text and the list the schedule
+    chose. Events whose file names the list are unchanged.
     """
     row = ev.events.row(0, named=True)
     if row.get("list") is not None:
@@ -265,12 +272,19 @@ def settle_list(ev: EventData) -> EventData:
         pl.lit("schedule" if code == "list-inferred" else "assumed", dtype=pl.String).alias(
             str(Events.list_source)
         ),
+        pl.lit(why, dtype=pl.String).alias(str(Events.list_reason)),
     )
+    written = row.get(str(Events.time_control))
+    if written:  # a time control is there, but neither its numbers nor its words read
+        code = "time-control-unread"
+        got = f"got {str(written)!r}, which does not read"
+    else:
+        got = "got none"
     warning = Problem(
         Location(str(row["file"])),
         code,
-        f"expected a time control that names the rating list, got none; {why} "
-        "(pass --list to say otherwise)",
+        f"expected a time control that names the rating list, {got}; {why} "
+        "(pass --list, or decide it with --events, to say otherwise)",
         Severity.WARNING,
     )
     return dataclasses.replace(ev, events=events, problems=[*ev.problems, warning])

@@ -7,7 +7,10 @@ Games CSV (header in any order and case; `,` `;` or tab; one game per row):
 
 - required: `event`, `round` (1, 2, …), `white`, `black`, `result`;
   optional: `date` (YYYY-MM-DD; the other forms of `pipeline.ingest.dates` with a
-  warning, an ambiguous one an error), `list` (standard / rapid / blitz), `board` (1, 2, …).
+  warning, all the file's dates read together so that they settle each other's order:
+  one order per form, each event's rounds in date order, then an event within 90 days;
+  an ambiguous one an error, dates no reading puts in order a ``dates-disagree`` error),
+  `list` (standard / rapid / blitz), `board` (1, 2, …).
 - `white` / `black` are the `id`s of the companion players CSV (games_csv_players); without
   a players CSV they must be FIDE IDs, and the player's name is then the FIDE ID itself.
 - results (spaces ignored, letters in any case; `:` may replace `-`):
@@ -33,13 +36,14 @@ Every problem of both files is collected and raised in one InputError.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import date
 
 import polars as pl
 
 from pipeline.errors import Location, Problem, ProblemList, Severity
-from pipeline.ingest.dates import DateRead, read_date, settle
+from pipeline.ingest.dates import DateRead, Point, read_date, settle_event
 from pipeline.ingest.games_csv_players import (
     MAX_NUMBER,
     CsvTable,
@@ -140,7 +144,8 @@ class _GameReader:
         self.problems = ProblemList()
         self.games: list[_Game] = []
         self.seen: dict[tuple[str, int, str], int] = {}  # (event, round, player) -> line
-        self.dates: list[tuple[int, DateRead]] = []  # (line, date as written)
+        # (line, date as written, event, round): the event and round when they read
+        self.dates: list[tuple[int, DateRead, str, int | None]] = []
         self.at = {
             n: table.names.index(n) for n in REQUIRED_COLUMNS + OPTIONAL_COLUMNS if n in table.names
         }
@@ -196,7 +201,7 @@ class _GameReader:
             self.add(
                 line, "round", "bad-round", f"expected a round number 1 or more, got {raw_round!r}"
             )
-        self.optional_date(row, line)
+        self.optional_date(row, line, event, rnd)
         rating_list = self.optional_list(row, line)
         raw_board = self.cell(row, "board")
         if raw_board and _positive(raw_board) is None:
@@ -244,7 +249,9 @@ class _GameReader:
             return None
         return pair
 
-    def optional_date(self, row: list[str], line: int) -> DateRead | None:
+    def optional_date(
+        self, row: list[str], line: int, event: str, rnd: int | None
+    ) -> DateRead | None:
         value = self.cell(row, "date")
         if not value:
             return None
@@ -252,17 +259,38 @@ class _GameReader:
         if reading is None:
             self.add(line, "date", "bad-date", f"expected a date YYYY-MM-DD, got {value!r}")
         else:
-            self.dates.append((line, reading))
+            self.dates.append((line, reading, event, rnd))
         return reading
 
+    def date_chains(self, values: Sequence[date]) -> list[list[Point]]:
+        """Each event's rounds by their first date, in round order (a game played late
+        leaves its round's first date alone): the chains `settle_event` keeps in order."""
+        first: dict[str, dict[int, Point]] = {}
+        for i, ((line, reading, event, rnd), day) in enumerate(
+            zip(self.dates, values, strict=True)
+        ):
+            if not event or rnd is None:
+                continue
+            rounds = first.setdefault(event, {})
+            if rnd not in rounds or day < rounds[rnd].value:
+                label = f"{reading.text!r} (line {line}, round {rnd})"
+                rounds[rnd] = Point(day, label, i)
+        return [[rounds[r] for r in sorted(rounds)] for rounds in first.values()]
+
     def settle_dates(self) -> dict[int, date | None]:
-        """Every date of the file read together (one settles another's day/month order):
-        a warning once per form other than year first in digits, an error per ambiguous
-        value (first line only). Returns line -> date."""
+        """Every date of the file read together (`dates.settle_event`): a warning once per
+        form other than year first in digits, an error per ambiguous value (first line
+        only), one when no reading puts the rounds in date order. Returns line -> date."""
         by_line: dict[int, date | None] = {}
         noted: set[str] = set()
-        settled = settle([reading for _, reading in self.dates])
-        for (line, _), reading in zip(self.dates, settled, strict=True):
+        found = settle_event(
+            [reading for _, reading, *_ in self.dates], self.date_chains, "the rounds in date order"
+        )
+        if found.conflict is not None:
+            ref, message = found.conflict
+            self.add(self.dates[ref][0], "date", "dates-disagree", message)
+            return by_line
+        for (line, *_), reading in zip(self.dates, found.reads, strict=True):
             by_line[line] = reading.value
             if reading.text in noted:
                 continue
@@ -376,6 +404,9 @@ def _event_data(
         str(Events.source): "games-csv",
         str(Events.list): lists[0] if len(lists) == 1 else None,
         str(Events.list_source): "column" if len(lists) == 1 else None,
+        str(Events.list_reason): f"the games' list column says {lists[0]}"
+        if len(lists) == 1
+        else None,
         str(Events.start_date): min(days, default=None),
         str(Events.end_date): max(days, default=None),
         str(Events.rounds): max(g.round for g in games),

@@ -1,7 +1,9 @@
 """Which rating period each event of a run belongs to, and which events a run rates.
 
 An event belongs to the period of its end date (its start date when the file gives no
-end, as a one-day event); `pipeline.period.calendar` has the closing dates. A run rates
+end, as a one-day event); `pipeline.period.calendar` has the closing dates. An officer's
+decision (`--events` `period`, the events frame's `period`) places it instead: FIDE
+rates an event in the period in which its report arrives. A run rates
 one period: `--period` names it and the events of other periods are skipped with an
 ``other-period`` warning; without it, events of several periods are a usage error
 (`PeriodPlan.usage`), unless the run is a chain, which rates every period in order. An
@@ -18,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from pipeline.errors import Location, Problem, Severity
 from pipeline.period.calendar import closing_date, list_date, period_of, shift
+from schemas.columns import E
 
 if TYPE_CHECKING:
     from pipeline.ingest.model import EventData
@@ -35,6 +38,14 @@ class PeriodPlan:
     problems: list[Problem] = field(default_factory=list)
     usage: str | None = None
     found: dict[str, int] = field(default_factory=dict)  # every period seen: its events
+
+
+def decided_period(ev: EventData) -> str | None:
+    """The period an officer's decision puts the event in (`Events.period`), if any."""
+    if E.PERIOD not in ev.events.columns:
+        return None
+    value = ev.events[E.PERIOD][0]
+    return str(value) if value is not None else None
 
 
 def event_date(ev: EventData) -> dt.date | None:
@@ -58,7 +69,8 @@ def plan_periods(events: list[EventData], period: str | None, chain: bool) -> Pe
     placed: list[str | None] = []
     for ev in events:
         day = event_date(ev)
-        placed.append(period_of(day) if day is not None else None)
+        decided = decided_period(ev)
+        placed.append(decided or (period_of(day) if day is not None else None))
     plan.found = dict(sorted(Counter(p for p in placed if p is not None).items()))
     several = len(plan.found) > 1
     if period is None and several and not chain:
@@ -90,15 +102,18 @@ def plan_periods(events: list[EventData], period: str | None, chain: bool) -> Pe
             continue
         plan.skipped.append(index)
         day = event_date(ev)
-        assert day is not None
         assert period is not None
+        got = (
+            f"one decided for period {where}"
+            if decided_period(ev) is not None or day is None
+            else f"one ending {day.isoformat()}: it belongs to period {where}"
+        )
         plan.problems.append(
             Problem(
                 Location(file),
                 "other-period",
-                f"expected an event of period {period} ({_window(period)}), got one ending "
-                f"{day.isoformat()}: it belongs to period {where} (rated into the list of "
-                f"{list_date(where).isoformat()}); skipped",
+                f"expected an event of period {period} ({_window(period)}), got {got} (rated "
+                f"into the list of {list_date(where).isoformat()}); skipped",
                 Severity.WARNING,
             )
         )
@@ -106,4 +121,4 @@ def plan_periods(events: list[EventData], period: str | None, chain: bool) -> Pe
     return plan
 
 
-__all__ = ["PeriodPlan", "event_date", "plan_periods"]
+__all__ = ["PeriodPlan", "decided_period", "event_date", "plan_periods"]

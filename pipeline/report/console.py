@@ -4,9 +4,10 @@
     summary_text(summary, ratings, written=paths, width=100, lang="en") -> str
 
 `summary` is the dict summary.json is written from (pipeline.run.build_summary): status,
-exit_code, counts.per_list, identities, warnings, errors, report_notes. `ratings` (optional) is the
-ratings frame, for the largest gains and losses. `lang` (pipeline.i18n) is the language of
-the words; codes, file names and the problems' messages stay as they are.
+exit_code, counts.per_list, identities, warnings, errors, report_notes, skipped_duplicates
+(a line per file skipped as an event given twice). `ratings` (optional) is the ratings
+frame, for the largest gains and losses. `lang` (pipeline.i18n) is the language of the
+words; codes, file names and the problems' messages stay as they are.
 """
 
 from __future__ import annotations
@@ -99,6 +100,28 @@ def _headline(summary: Mapping[str, object], tr: Translator) -> Text:
         skipped = skipped.format(n=len(invalid))
         text.append(f"; {skipped} ({_errors(tr, errors)})")
     return text
+
+
+# why a file was skipped as an event given twice (pipeline.validate.duplicates)
+_WHY = {
+    "the same bytes": N_("the same bytes"),
+    "the same players and games": N_("the same players and games"),
+}
+
+
+def _skipped_duplicates(summary: Mapping[str, object], tr: Translator) -> Text | None:
+    """A line per file skipped as an event given twice: ``Skipped b.xlsx: the same event
+    as a.trf (the same players and games); rated once, from a.trf``."""
+    lines = []
+    for raw in _sequence(summary.get("skipped_duplicates")):
+        item = _mapping(raw)
+        why = str(item.get("why", ""))
+        kept = str(item.get("kept", ""))
+        line = tr._("Skipped {file}: the same event as {kept} ({why}); rated once, from {kept}")
+        lines.append(
+            line.format(file=item.get("file", ""), kept=kept, why=tr._(_WHY.get(why, why)))
+        )
+    return Text("\n".join(lines)) if lines else None
 
 
 def _per_list_table(summary: Mapping[str, object], tr: Translator) -> Table | None:
@@ -316,6 +339,9 @@ def render_summary(
     printed every one of them on stderr already)."""
     tr = translator(lang)
     parts: list[RenderableType] = [_headline(summary, tr)]
+    skipped = _skipped_duplicates(summary, tr)
+    if skipped is not None:
+        parts.append(skipped)
     chain = _periods_table(summary, tr)
     if chain is not None:
         parts.append(chain)

@@ -10,16 +10,17 @@ message codes) stay as they are.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import polars as pl
 
 from pipeline.errors import Problem
-from pipeline.i18n import Translator, translator
+from pipeline.i18n import N_, Translator, translator
 from pipeline.report import columns as c
 from pipeline.report.workbook_style import TEXT_STYLES
 from pipeline.validate.rated import RATED_EVENT_CODES
+from schemas.ingest import LIST_BASIS
 
 
 @dataclass(frozen=True)
@@ -199,6 +200,25 @@ def _excel_date(expr: pl.Expr) -> pl.Expr:
     return (expr.cast(pl.Date) - pl.date(1899, 12, 30)).dt.total_days()
 
 
+# why an event is on its list (schemas.ingest.LIST_BASIS), in the workbook's language
+_BASIS_WORDS = {
+    "declared": N_("declared"),
+    "time control": N_("time control"),
+    "schedule": N_("schedule"),
+    "--list": "--list",
+    "decision": N_("decision"),
+}
+
+
+def _list_basis(frame: pl.DataFrame, _: Callable[[str], str]) -> pl.Expr:
+    """The list's basis (declared, time control, schedule, --list, decision) by the
+    events' `list_source`, translated."""
+    if c.E_LIST_SOURCE not in frame.columns:
+        return pl.lit(None, dtype=pl.String())
+    words = {source: _(_BASIS_WORDS[basis]) for source, basis in LIST_BASIS.items()}
+    return pl.col(c.E_LIST_SOURCE).replace_strict(words, default=None, return_dtype=pl.String())
+
+
 def events_sheet(
     events: pl.DataFrame, games: pl.DataFrame, tr: Translator | None = None
 ) -> TableSheet:
@@ -218,11 +238,16 @@ def events_sheet(
         Col(_("Rated games"), rated_games, "int"),
         Col(_("Rule set"), c.optional(frame, c.X_RULE_SET, pl.String())),
         Col(_("Source"), pl.col(c.E_SOURCE)),
+        # why the event is on its list: declared, time control, schedule, --list, decision
+        Col(_("List by"), _list_basis(frame, _)),
+        Col(_("Why this list"), c.optional(frame, c.E_LIST_REASON, pl.String())),
     ]
     return TableSheet(_("Events"), frame, cols)
 
 
 # --- Checks -----------------------------------------------------------------------------
+
+ADJUSTMENT_CODE = "event-decision"  # pipeline.ingest.event_decisions.adjustment_problems
 
 
 def checks_sheet(
@@ -241,6 +266,7 @@ def checks_sheet(
         "error": _("error"),
         "skipped": _("skipped"),
         "note": _("note"),
+        "adjustment": _("adjustment"),
     }
     rows: list[tuple[str, str, int | None, str | None, str, str]] = []
     # the rated-event checks first, as a section of their own grouped per event file
@@ -257,6 +283,8 @@ def checks_sheet(
         for p in problems:
             loc = p.location
             label = kind if kind != "warning" or not p.is_error else "error"
+            if p.code == ADJUSTMENT_CODE:
+                label = "adjustment"  # an officer's decision applied (--events)
             rows.append((kinds[label], loc.file, loc.line, loc.column, p.code, p.message))
     if not rows:
         rows.append((kinds["note"], "", None, None, "", _("No warnings: every input was clean.")))

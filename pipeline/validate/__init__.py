@@ -18,6 +18,7 @@ from pipeline.validate.files import (
     check_against_registry,
     check_event,
     describe_event,
+    reader_problems,
     validate_event,
     validate_paths,
 )
@@ -28,6 +29,7 @@ __all__ = [
     "check_against_registry",
     "check_event",
     "describe_event",
+    "reader_problems",
     "validate_event",
     "validate_paths",
 ]

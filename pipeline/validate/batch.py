@@ -17,12 +17,11 @@ fuzzed real files).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from pipeline.errors import Problem, Severity
+from pipeline.errors import Problem
 from pipeline.validate.checks import (
     FLOOR_BEFORE_2024,
     FLOOR_CHANGE,
@@ -233,18 +232,16 @@ def quiet_events(events: Sequence[EventData]) -> list[bool]:
 
 def check_events(events: Sequence[EventData], rules_given: bool = False) -> list[list[Problem]]:
     """`files.check_event` of every event, the clean ones found in one batch pass."""
-    from pipeline.validate.files import validate_event
+    from pipeline.validate.files import reader_problems, validate_event
+    from pipeline.validate.player_fields import federation_warnings
     from pipeline.validate.rated import rated_event_warnings
 
     out: list[list[Problem]] = []
     rated = rated_event_warnings(events)
-    for ev, kind, warnings in zip(events, triage(events), rated, strict=True):
-        reader = [
-            replace(p, severity=Severity.ERROR)
-            if p.code == AMBIGUOUS_DATE and not rules_given
-            else p
-            for p in ev.problems
-        ]
+    feds = federation_warnings(events)
+    for ev, kind, rated_, fed in zip(events, triage(events), rated, feds, strict=True):
+        warnings = rated_ + fed
+        reader = reader_problems(ev, rules_given)
         if kind == QUIET:
             found = list(warnings)
         elif kind == FLOOR:

@@ -22,16 +22,18 @@ from pipeline.validate.checks import (
     check_players,
     with_columns_present,
 )
+from pipeline.validate.player_fields import no_ratings_problem
 from pipeline.validate.points import check_points
 from pipeline.validate.schema import ReaderContractError, optional_types, schema_problems
 from schemas.columns import E, P, R
-from schemas.ingest import Events, Games, Players
+from schemas.ingest import LIST_BASIS, Events, Games, Players
 from schemas.registry import Registry
 
 if TYPE_CHECKING:
     from pipeline.ingest.model import EventData
 
 AMBIGUOUS_DATE = "ambiguous-date"
+DATES_DISAGREE = "dates-disagree"
 _KINDS = {
     "trf16": "TRF16",
     "trf26": "TRF26",
@@ -58,19 +60,29 @@ def validate_event(ev: EventData) -> list[Problem]:
 
 
 def check_event(ev: EventData, rules_given: bool = False) -> list[Problem]:
-    """The reader's problems of one event, then `validate_event`'s and the rated-event
-    warnings (`pipeline.validate.rated`), sorted. A date the reader could
-    not read one way (``ambiguous-date``) blocks the event unless ``--rules`` fixes the
-    rule set (`rules_given`): the rules depend on the date, and a guess is worse than a
-    refusal."""
+    """The reader's problems of one event, then `validate_event`'s, the rated-event
+    warnings (`pipeline.validate.rated`) and the federation codes' (`player_fields`),
+    sorted. A date the reader could not read one way (``ambiguous-date``) blocks the event
+    unless ``--rules`` fixes the rule set (`rules_given`): the rules depend on the date,
+    and a guess is worse than a refusal."""
+    from pipeline.validate.player_fields import federation_warnings
     from pipeline.validate.rated import rated_event_warnings
 
-    reader = [
-        replace(p, severity=Severity.ERROR) if p.code == AMBIGUOUS_DATE and not rules_given else p
+    found = validate_event(ev) + rated_event_warnings([ev])[0] + federation_warnings([ev])[0]
+    return reader_problems(ev, rules_given) + sorted(found, key=Problem.sort_key)
+
+
+def reader_problems(ev: EventData, rules_given: bool = False) -> list[Problem]:
+    """The reader's problems of one event, the dates' made errors: one that reads two ways
+    (``ambiguous-date``, unless ``--rules`` fixes the rule set) and dates that no reading
+    puts in order (``dates-disagree``). The readers keep them warnings so that an
+    officer's decision (``--events`` start and end dates) can settle them first."""
+    return [
+        replace(p, severity=Severity.ERROR)
+        if p.code == DATES_DISAGREE or (p.code == AMBIGUOUS_DATE and not rules_given)
+        else p
         for p in ev.problems
     ]
-    found = validate_event(ev) + rated_event_warnings([ev])[0]
-    return reader + sorted(found, key=Problem.sort_key)
 
 
 def describe_event(ev: EventData) -> str:
@@ -91,7 +103,10 @@ def describe_event(ev: EventData) -> str:
     if rounds:
         parts.append(f"{rounds} round{'' if rounds == 1 else 's'}")
     if row.get(E.LIST):
-        parts.append(f"{row[E.LIST]} list")
+        basis = LIST_BASIS.get(str(row.get(E.LIST_SOURCE)))
+        why = row.get(E.LIST_REASON)
+        said = f"{basis}: {why}" if basis and why and not why.startswith(basis) else why or basis
+        parts.append(f"{row[E.LIST]} list" + (f" ({said})" if said else ""))
     return ", ".join(parts)
 
 
@@ -101,8 +116,9 @@ def check_against_registry(
     """Warnings where the tournament files disagree with the rating list: a rating other
     than the list's on the event's rating list (for rapid and blitz, a file may show the
     standard rating of a player unrated on that list: it stands in, B.02 rapid/blitz §1).
-    A FIDE ID the list does not hold, or one of another name, is `pipeline.identity`'s to
-    report (``identity-id-unknown``, ``identity-name-differs``)."""
+    A file that gives no ratings at all gets one ``no-ratings-in-file`` instead of one
+    warning per player. A FIDE ID the list does not hold, or one of another name, is
+    `pipeline.identity`'s to report (``identity-id-unknown``, ``identity-name-differs``)."""
     events = with_columns_present(events, optional_types(Events))
     players = with_columns_present(players, optional_types(Players))
     reg = with_columns_present(registry, optional_types(Registry)).select(
@@ -138,7 +154,12 @@ def check_against_registry(
         ~pl.col(P.RATING).eq_missing(pl.col("expected")),
         ~stands_in.fill_null(False),
     )
-    for r in differs.iter_rows(named=True):
+    # a file that gives no ratings at all: said once for the file, not for each player
+    none_given = players.group_by(E.ID).agg(pl.col(P.RATING).is_null().all().alias("_none"))
+    differs = differs.join(none_given, on=E.ID, how="left")
+    for file, n in differs.filter("_none").group_by(E.FILE).len().iter_rows():
+        problems.append(no_ratings_problem(str(file), n))
+    for r in differs.filter(~pl.col("_none")).iter_rows(named=True):
         ctx = _row_context(r)
         want = r["expected"] if r["expected"] is not None else "unrated"
         got = r[P.RATING] if r[P.RATING] is not None else "unrated"
@@ -209,21 +230,22 @@ class ValidationReport(HasProblems):
 
 
 def _check_duplicates(report: ValidationReport) -> None:
-    """The same event given twice is an error of the second file (of the files that are
-    valid otherwise: an invalid copy is reported for its own errors)."""
-    from pipeline.validate.duplicates import duplicate_events, file_digest
+    """The same event given twice is rated once, as `elo run` rates it: a warning at the
+    file skipped, whose events are left out of the identity check; a warning where two
+    events overlap (pipeline.validate.duplicates). Only the files valid otherwise are
+    compared: an invalid copy is reported for its own errors."""
+    from pipeline.validate.duplicates import file_digest, find_duplicates
 
     digests = {entry.file: file_digest(Path(entry.file)) for entry in report.files}
     bad = {entry.file for entry in report.files if any(p.is_error for p in entry.problems)}
     valid = [ev for ev in report.events if str(ev.events["file"][0]) not in bad]
-    repeated_valid, problems = duplicate_events(valid, digests)
-    gone = {id(valid[i]) for i in repeated_valid}
-    repeated = [i for i, ev in enumerate(report.events) if id(ev) in gone]
+    found = find_duplicates(valid, digests)
+    gone = {id(valid[i]) for i in found.skipped}
     by_file = {entry.file: entry for entry in report.files}
-    for problem in problems:
+    for problem in found.problems:
         entry = by_file.get(problem.location.file)
         (entry.problems if entry is not None else report.problems).append(problem)
-    report.events = [ev for i, ev in enumerate(report.events) if i not in set(repeated)]
+    report.events = [ev for ev in report.events if id(ev) not in gone]
 
 
 def validate_paths(
@@ -234,13 +256,15 @@ def validate_paths(
     identities: Path | None = None,
     name_match: bool = True,
     jobs: int | None = None,
+    events: Path | None = None,
 ) -> ValidationReport:
     """Find, read and check every input under `paths` (folders searched recursively), and
     the rating list if given; collect every problem of every file. `rules_given`: a
     ``--rules`` date fixes the rule set, so an ambiguous event date does not block.
     The players are linked as `elo run` links them (`pipeline.identity`, with the
     officer's `identities` and name matching unless `name_match` is off). `jobs`: the
-    processes reading the files (pipeline.ingest.parallel)."""
+    processes reading the files (pipeline.ingest.parallel). `events`: the officer's
+    decisions about events, applied before the checks (pipeline.ingest.event_decisions)."""
     from pipeline.ingest.detect import detect_kind_of, find_inputs
     from pipeline.ingest.parallel import read_paths
 
@@ -264,17 +288,20 @@ def validate_paths(
         report.problems.append(Problem(Location(str(path)), "skipped-file", why, Severity.WARNING))
 
     owners: list[FileReport] = []
-    for path, events in read_paths(inputs.events, list_override, jobs):
+    for path, read in read_paths(inputs.events, list_override, jobs):
         entry = FileReport(str(path), detect_kind_of(path))
-        if isinstance(events, InputError):
-            entry.problems.extend(events.problems)
+        if isinstance(read, InputError):
+            entry.problems.extend(read.problems)
         else:
-            entry.events = len(events)
-            for ev in events:
-                entry.descriptions.append(describe_event(ev))
+            entry.events = len(read)
+            for ev in read:
                 report.events.append(ev)
                 owners.append(entry)
         report.files.append(entry)
+    if events is not None:
+        _apply_event_decisions(report, events, owners)
+    for owner, ev in zip(owners, report.events, strict=True):
+        owner.descriptions.append(describe_event(ev))
     from pipeline.validate.batch import check_events
 
     for owner, problems in zip(owners, check_events(report.events, rules_given), strict=True):
@@ -295,6 +322,30 @@ def validate_paths(
         report.problems.extend(entry.problems)
     report.problems.sort(key=Problem.sort_key)
     return report
+
+
+def _apply_event_decisions(report: ValidationReport, path: Path, owners: list[FileReport]) -> None:
+    """The officer's decisions about events, applied to the events read (their problems go
+    to the decision file, the adjustments to the events' files)."""
+    from pipeline.ingest.event_decisions import (
+        adjustment_problems,
+        apply_event_decisions,
+        read_event_decisions,
+    )
+
+    entry = FileReport(str(path), "events")
+    report.files.append(entry)
+    try:
+        decisions = read_event_decisions(path)
+    except InputError as exc:
+        entry.problems.extend(exc.problems)
+        return
+    applied = apply_event_decisions(report.events, decisions, str(path))
+    report.events = applied.events
+    entry.problems.extend(applied.problems)
+    by_file = {f.file: f for f in owners}
+    for problem in adjustment_problems(applied.adjustments):
+        by_file.get(problem.location.file, entry).problems.append(problem)
 
 
 def _check_identities(
@@ -358,6 +409,7 @@ __all__ = [
     "check_against_registry",
     "check_event",
     "describe_event",
+    "reader_problems",
     "schema_problems",
     "validate_event",
     "validate_paths",

@@ -101,7 +101,7 @@ def test_one_export_saved_three_ways_is_one_event_rated_once(tmp_path: Path) -> 
     out = tmp_path / "out"
     args = ["--registry", str(registry), "--out", str(out)]
     code, err = run(*map(str, VARIANTS), *args, "--skip-invalid")
-    assert code == 1
+    assert code == 0, err  # the copies are skipped with a warning, not rejected
     repeats = [line for line in err.splitlines() if line.endswith("[duplicate-event]")]
     assert len(repeats) == len(VARIANTS) - 1
     assert all(f"got the event of {VARIANTS[0]} again" in line for line in repeats)

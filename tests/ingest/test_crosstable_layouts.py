@@ -89,7 +89,8 @@ def test_starting_rank_swiss_reads_the_same_games_as_the_final_ranking() -> None
     assert row[str(Events.rounds)] == 3
     assert check_event(event) == []  # mirrored, points agree, nothing to warn about
     assert describe_event(event) == (
-        "crosstable (CSV), starting-rank Swiss, 6 players, 3 rounds, rapid list"
+        "crosstable (CSV), starting-rank Swiss, 6 players, 3 rounds, rapid list (declared: "
+        "the event's name or title 'Spring Rapid Open 2024' names the rapid list)"
     )
 
 
@@ -245,7 +246,9 @@ def test_starting_rank_round_robin_xlsx_with_numbers() -> None:
     assert len(pairs) == 6 * 5 - 2
     assert check_event(event) == []
     assert describe_event(event) == (
-        "crosstable (XLSX), starting-rank round robin, 6 players, 5 rounds, standard list"
+        "crosstable (XLSX), starting-rank round robin, 6 players, 5 rounds, standard list "
+        "(time control: '90 min + 30 sec' is 90 min + 30 s a move: 120 min for 60 moves, "
+        "standard (the time-control line))"
     )
 
 

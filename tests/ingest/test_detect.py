@@ -331,5 +331,5 @@ def test_list_from_the_rounds_of_each_day(
     assert (row["list"], row["list_source"], warning.code) == (lst, source, code)
     assert warning.message == (
         f"expected a time control that names the rating list, got none; {why} "
-        "(pass --list to say otherwise)"
+        "(pass --list, or decide it with --events, to say otherwise)"
     )

@@ -112,6 +112,8 @@ def test_sample_event_row() -> None:
         c(Events.source): "trf26",  # 042 written YYYY/MM/DD
         c(Events.list): "standard",  # 122: 90 min + 60 x 30 s = 120 min
         c(Events.list_source): "122",
+        c(Events.list_reason): "'90 min + 30 sec' is 90 min + 30 s a move: 120 min for 60 "
+        "moves, standard (TRF 122)",
         c(Events.start_date): date(2025, 3, 1),
         c(Events.end_date): date(2025, 3, 2),
         c(Events.rounds): 3,
@@ -123,6 +125,7 @@ def test_sample_event_row() -> None:
         "scoring": None,
         c(Events.chief_arbiter): None,
         c(Events.deputy_arbiters): None,
+        c(Events.period): None,  # an officer's decision only (--events)
     }
 
 
