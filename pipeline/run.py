@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     import polars as pl
 
     from pipeline.identity import IdentityResult
-    from pipeline.ingest.event_decisions import Adjustment
+    from pipeline.ingest.event_adjustments import Adjustment
     from pipeline.ingest.model import EventData
     from pipeline.ingest.names import NameFilter
     from pipeline.rate import RateResult
@@ -203,11 +203,8 @@ def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None =
 def _apply_event_decisions(path: Path, events: list[EventData], loaded: Loaded) -> list[EventData]:
     """The officer's decisions about events (`--events`), applied before validation; a
     decision file with errors rejects the run as a bad `--identities` file does."""
-    from pipeline.ingest.event_decisions import (
-        adjustment_problems,
-        apply_event_decisions,
-        read_event_decisions,
-    )
+    from pipeline.ingest.event_adjustments import adjustment_problems, apply_event_decisions
+    from pipeline.ingest.event_decisions import read_event_decisions
 
     try:
         decisions = read_event_decisions(path)

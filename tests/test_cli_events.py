@@ -10,6 +10,7 @@ import json
 from pathlib import Path
 
 import openpyxl
+import pytest
 from typer.testing import CliRunner
 
 from pipeline.cli import app
@@ -193,3 +194,18 @@ def test_explain_and_convert_take_the_decisions(tmp_path: Path) -> None:
     lines = written.read_text(encoding="utf-8").splitlines()
     assert "042 2025/04/19" in lines
     assert "052 2025/04/20" in lines
+
+
+def test_the_readme_transcript(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ cat events.csv\n", 1)[1].split("```", 1)[0]
+    csv_text, rest = block.split("$ elo ", 1)
+    command, *expected = rest.strip("\n").splitlines()
+    (tmp_path / "events.csv").write_text(csv_text, encoding="utf-8")
+    args = command.split()
+    args[args.index("--events") + 1] = str(tmp_path / "events.csv")
+    monkeypatch.chdir(ROOT)
+    code, out, err = invoke(*args)
+    assert code == 0
+    shown = (err + out).replace(str(tmp_path / "events.csv"), "events.csv")
+    assert shown.splitlines() == expected

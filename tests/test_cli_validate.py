@@ -254,3 +254,39 @@ def test_readme_transcript_of_invalid_fixtures() -> None:
     assert code == 1
     shown = (err + out).replace(str(root) + "/", "")
     assert shown.splitlines() == expected
+
+
+@pytest.mark.parametrize(
+    ("written", "minutes", "expected"),
+    [
+        ("1:30 + 10", "100 min", "standard"),
+        ("2:00 + 30", "150 min", "standard"),
+        ("G/90;d5", "95 min", "standard"),
+        ("40/120, 30/SD + 30s", "180 min", "standard"),
+        ("15 min + 10 s", "25 min", "rapid"),
+        ("3+2", "5 min", "blitz"),
+    ],
+)
+def test_validate_says_the_list_a_time_control_gives(
+    tmp_path: Path, written: str, minutes: str, expected: str
+) -> None:
+    # arbiters' forms of record 122 (the reader's table: tests/vectors/time_controls.csv)
+    text = (INVALID.parent.parent / "validate" / "data" / "valid_open.trf").read_text()
+    path = tmp_path / "event.trf"
+    path.write_text(text.replace("122 90 min + 30 sec/move", f"122 {written}"))
+    code, out, _ = invoke(str(path))
+    assert code == 0
+    assert f", {expected} list (time control: '{written}' is " in out.splitlines()[0]
+    assert f": {minutes} for 60 moves, {expected} (TRF 122))" in out.splitlines()[0]
+
+
+def test_year_first_dotted_dates_are_settled_by_the_round_dates() -> None:
+    path = FIXTURES / "dates" / "trf_year_first_two_digit_dates.trf"
+    code, _, err = invoke(str(path))
+    assert code == 0
+    assert err.splitlines() == [
+        f"{path}:{line}:5-12: warning: read '{text}' as {iso} (year first, two-digit year): "
+        "the only reading that keeps the round dates in order and the end after the start "
+        "[date-read]"
+        for line, text, iso in ((6, "10.09.13", "2010-09-13"), (7, "10.09.21", "2010-09-21"))
+    ]

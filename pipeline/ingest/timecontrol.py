@@ -68,13 +68,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pipeline.ingest.timecontrol_text import (
-    LIST_WORDS,
-    USUAL_MOVES,
-    TextTimes,
-    read_text,
-    split_colours,
-)
+from pipeline.ingest.timecontrol_text import USUAL_MOVES, TextTimes, read_text, split_colours
+from pipeline.ingest.timecontrol_words import LIST_WORDS
 
 STANDARD = "standard"
 RAPID = "rapid"

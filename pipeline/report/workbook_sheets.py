@@ -247,7 +247,7 @@ def events_sheet(
 
 # --- Checks -----------------------------------------------------------------------------
 
-ADJUSTMENT_CODE = "event-decision"  # pipeline.ingest.event_decisions.adjustment_problems
+ADJUSTMENT_CODE = "event-decision"  # pipeline.ingest.event_adjustments.adjustment_problems
 
 
 def checks_sheet(

@@ -327,11 +327,8 @@ def validate_paths(
 def _apply_event_decisions(report: ValidationReport, path: Path, owners: list[FileReport]) -> None:
     """The officer's decisions about events, applied to the events read (their problems go
     to the decision file, the adjustments to the events' files)."""
-    from pipeline.ingest.event_decisions import (
-        adjustment_problems,
-        apply_event_decisions,
-        read_event_decisions,
-    )
+    from pipeline.ingest.event_adjustments import adjustment_problems, apply_event_decisions
+    from pipeline.ingest.event_decisions import read_event_decisions
 
     entry = FileReport(str(path), "events")
     report.files.append(entry)

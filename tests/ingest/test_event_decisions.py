@@ -10,12 +10,8 @@ import pytest
 
 from pipeline.errors import InputError, Problem
 from pipeline.ingest.detect import settle_list
-from pipeline.ingest.event_decisions import (
-    EventDecision,
-    adjustment_problems,
-    apply_event_decisions,
-    parse_event_decisions,
-)
+from pipeline.ingest.event_adjustments import adjustment_problems, apply_event_decisions
+from pipeline.ingest.event_decisions import EventDecision, parse_event_decisions
 from pipeline.ingest.model import EventData
 from pipeline.ingest.trf import read_trf
 
