@@ -21,10 +21,10 @@ from pathlib import Path
 
 import polars as pl
 
-from pipeline.errors import InputError, Location, Problem, ProblemList, Severity
+from pipeline.errors import Location, Problem, ProblemList, Severity
 from pipeline.ingest.games_csv_players import MAX_NUMBER, read_table
 from pipeline.ingest.names import name_key
-from pipeline.ingest.text import decode_bytes
+from pipeline.ingest.text import read_file_text
 
 COLUMNS = ("file", "event", "start_no", "name", "fide_id")
 DECISION_SCHEMA: dict[str, type[pl.DataType]] = {
@@ -40,14 +40,7 @@ DECISION_SCHEMA: dict[str, type[pl.DataType]] = {
 
 def read_decisions(path: Path) -> pl.DataFrame:
     """The decisions of an identities file (`DECISION_SCHEMA`, one row per CSV row)."""
-    file = str(path)
-    try:
-        text = decode_bytes(path.read_bytes())
-    except OSError as exc:
-        raise InputError.single(
-            file, None, None, "unreadable-file", f"expected a readable file, got {exc.strerror}"
-        ) from None
-    return parse_decisions(text, file)
+    return parse_decisions(read_file_text(path), str(path))
 
 
 def parse_decisions(text: str, file: str) -> pl.DataFrame:

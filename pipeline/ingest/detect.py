@@ -19,7 +19,7 @@ import polars as pl
 
 from pipeline.errors import InputError, Location, Problem, Severity
 from pipeline.ingest.model import EventData
-from pipeline.ingest.text import decode_bytes
+from pipeline.ingest.text import decode_bytes, read_file_bytes, read_file_text
 from pipeline.ingest.vocabulary import DATABASE_WORDS, TITLE_WORDS, fold
 from schemas.ingest import LISTS, Events
 
@@ -223,13 +223,7 @@ def read_path(path: Path, list_override: str | None = None) -> list[EventData]:
     """
     if list_override is not None and list_override not in LISTS:
         raise ValueError(f"list_override must be one of {LISTS}, got {list_override!r}")
-    file = str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise InputError.single(
-            file, None, None, "unreadable-file", f"expected a readable file, got {exc.strerror}"
-        ) from None
+    data = read_file_bytes(path)
     kind = detect_kind(path, data[:HEAD_BYTES])
     events = _dispatch(path, kind, data)
     if list_override is not None:
@@ -377,16 +371,6 @@ def _read_games(path: Path, data: bytes) -> list[EventData]:
     players_path = find_players_file(path)
     if players_path is None:
         return read_games_csv(decode_bytes(data), str(path))
-    try:
-        players_data = players_path.read_bytes()
-    except OSError as exc:
-        raise InputError.single(
-            str(players_path),
-            None,
-            None,
-            "unreadable-file",
-            f"expected a readable file, got {exc.strerror}",
-        ) from None
     return read_games_csv(
-        decode_bytes(data), str(path), decode_bytes(players_data), str(players_path)
+        decode_bytes(data), str(path), read_file_text(players_path), str(players_path)
     )

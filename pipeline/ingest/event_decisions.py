@@ -32,10 +32,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pipeline.errors import InputError, ProblemList
+from pipeline.errors import ProblemList
 from pipeline.ingest.dates import read_date
 from pipeline.ingest.games_csv_players import CsvTable, read_table
-from pipeline.ingest.text import decode_bytes
+from pipeline.ingest.text import read_file_text
 from pipeline.ingest.timecontrol import read_time_control
 from schemas.ingest import LISTS
 
@@ -72,14 +72,7 @@ class EventDecision:
 
 def read_event_decisions(path: Path) -> list[EventDecision]:
     """The rows of an events file; `InputError` with every problem of the file."""
-    file = str(path)
-    try:
-        text = decode_bytes(path.read_bytes())
-    except OSError as exc:
-        raise InputError.single(
-            file, None, None, "unreadable-file", f"expected a readable file, got {exc.strerror}"
-        ) from None
-    return parse_event_decisions(text, file)
+    return parse_event_decisions(read_file_text(path), str(path))
 
 
 def parse_event_decisions(text: str, file: str) -> list[EventDecision]:

@@ -1,6 +1,30 @@
-"""Bytes to text for every text format: UTF-8 (with or without BOM), else Windows-1252."""
+"""Bytes to text for every text format: UTF-8 (with or without BOM), else Windows-1252;
+and a file's bytes or text read with one message when the machine refuses the read."""
 
 from __future__ import annotations
+
+from pathlib import Path
+
+from pipeline.errors import InputError
+
+
+def read_file_bytes(path: Path) -> bytes:
+    """The file's bytes; an unreadable file is an ``unreadable-file`` `InputError`."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputError.single(
+            str(path),
+            None,
+            None,
+            "unreadable-file",
+            f"expected a readable file, got {exc.strerror}",
+        ) from None
+
+
+def read_file_text(path: Path) -> str:
+    """The file's text (`decode_bytes`); an unreadable file is an `InputError`."""
+    return decode_bytes(read_file_bytes(path))
 
 
 def decode_bytes(data: bytes) -> str:

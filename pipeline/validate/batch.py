@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from pipeline.ingest.model import EventData
 
 EV = "_ev"  # the event's index in the batch
-AMBIGUOUS_DATE = "ambiguous-date"
 
 
 def _concat(frames: list[pl.DataFrame]) -> pl.DataFrame:
