@@ -51,9 +51,9 @@ def _pool(registry: Path) -> list[Pooled]:
     the standard list."""
     import polars as pl
 
-    from pipeline.ingest.registry import read_registry
+    from pipeline.formats.rating_list.read import read_rating_list
 
-    reg = read_registry(registry).filter(pl.col("rating").is_not_null())
+    reg = read_rating_list(registry).filter(pl.col("rating").is_not_null())
     rows = reg.select("fideid", "name", "rating", "country", "birthday").rows()
     return [(int(i), str(n or "Player"), int(r), str(c or ""), b) for i, n, r, c, b in rows]
 

@@ -7,10 +7,10 @@ that peak memory is not shared:
 
 (a) the baseline: `polars.read_csv` reading the same bytes as a plain one-column CSV
     (a separator that never occurs, no quoting);
-(b) `pipeline.ingest.registry.read_registry` on the file, every field of every player;
+(b) `pipeline.formats.rating_list.read.read_rating_list` on the file, every field of every player;
 (c) for context, `polars.read_csv` of the same players written as an ordinary typed
     19-column CSV (the cost of the same information if it came delimited);
-(d) `read_registry` as `elo run` uses it: `only_ids` of 100,000 players spread over the list.
+(d) `read_rating_list` as `elo run` uses it: `only_ids` of 100,000 players spread over the list.
 
 Times are taken inside the child around the call (interpreter start and imports excluded,
 polars' thread pool started in each); peak RSS comes from the child's own rusage
@@ -199,7 +199,7 @@ _RUN_PATH_CODE = """
 import sys, time
 from pathlib import Path
 import polars as pl
-from pipeline.ingest.registry import read_registry
+from pipeline.formats.rating_list.read import read_rating_list
 pl.select(pl.lit(1))
 # the players of a federation's month: 100,000 IDs spread over the list
 lines = pl.read_csv(sys.argv[1], has_header=False, separator="\\x1f", quote_char=None,
@@ -208,7 +208,7 @@ ids = set(lines.select(pl.col("line").str.slice(0, 15).str.strip_chars().cast(pl
           .to_series().gather_every(16).to_list()[:100_000])
 del lines
 started = time.perf_counter()
-frame = read_registry(Path(sys.argv[1]), only_ids=ids)
+frame = read_rating_list(Path(sys.argv[1]), only_ids=ids)
 print(time.perf_counter() - started, frame.height)
 """
 
@@ -216,10 +216,10 @@ _READER_CODE = """
 import sys, time
 from pathlib import Path
 import polars as pl
-from pipeline.ingest.registry import read_registry
+from pipeline.formats.rating_list.read import read_rating_list
 pl.select(pl.lit(1))  # start polars' thread pool outside the timing, like (a)
 started = time.perf_counter()
-frame = read_registry(Path(sys.argv[1]))
+frame = read_rating_list(Path(sys.argv[1]))
 print(time.perf_counter() - started, frame.height)
 """
 
@@ -227,7 +227,7 @@ print(time.perf_counter() - started, frame.height)
 _TYPED_CSV_CODE = """
 import sys, time
 import polars as pl
-from pipeline.ingest.registry_fields import DTYPES
+from pipeline.formats.rating_list.fields import DTYPES
 pl.select(pl.lit(1))
 started = time.perf_counter()
 frame = pl.read_csv(sys.argv[1], schema=DTYPES)
@@ -275,9 +275,9 @@ def main() -> None:
             base.append(measure_in_child(_BASELINE_CODE, path))
             _show("(a) polars.read_csv, one column", base[-1])
             read.append(measure_in_child(_READER_CODE, path))
-            _show("(b) read_registry", read[-1])
+            _show("(b) read_rating_list", read[-1])
         run_path = measure_in_child(_RUN_PATH_CODE, path)
-        _show("(d) read_registry, 100,000 players", run_path)
+        _show("(d) read_rating_list, 100,000 players", run_path)
         csv_path = Path(folder) / "players_list.csv"
         _write_typed_csv(path, csv_path)
         typed = measure_in_child(_TYPED_CSV_CODE, csv_path)
@@ -308,8 +308,8 @@ def _write_typed_csv(txt: Path, csv_path: Path) -> None:
     list would cost if FIDE shipped it delimited)."""
     code = (
         "import sys; from pathlib import Path\n"
-        "from pipeline.ingest.registry import read_registry\n"
-        "read_registry(Path(sys.argv[1])).write_csv(sys.argv[2])\n"
+        "from pipeline.formats.rating_list.read import read_rating_list\n"
+        "read_rating_list(Path(sys.argv[1])).write_csv(sys.argv[2])\n"
     )
     root = Path(__file__).resolve().parent.parent
     subprocess.run([sys.executable, "-c", code, str(txt), str(csv_path)], check=True, cwd=root)

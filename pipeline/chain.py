@@ -40,7 +40,7 @@ from pipeline.run import (
 from schemas.output import HISTORY_COLUMNS
 
 if TYPE_CHECKING:
-    from pipeline.ingest.model import EventData
+    from pipeline.formats.model import EventData
     from pipeline.rate import RateResult
 
 HISTORY_CSV = "history.csv"

@@ -2,7 +2,7 @@
 
 `convert_paths(options)` reads, validates and links the inputs as `elo run` does
 (`run.load_inputs`, every event whatever its rating period), then writes each event with
-`ingest.trf_write.write_trf`:
+`trf.write.write_trf`:
 
 - FIDE IDs: the file's, or the one the identity stage linked the entry to (by name in
   the rating list with `--registry`, or across the events of the run); an entry left
@@ -15,11 +15,11 @@
   ratings are written and the list is record 092.
 - Dates, the rating list (092), the time control (222 / 122), rounds, points, ranks and
   every round entry (forfeits, byes, double forfeits, absences, pending games) as the
-  reader read them; see `ingest.trf_fit` for what a TRF cannot carry and
-  `ingest.trf_write` for the records of each version.
+  reader read them; see `trf.fit` for what a TRF cannot carry and
+  `trf.write` for the records of each version.
 
-Every event is checked before anything is written (`trf_fit.fit_event`) and the text
-written is read back and compared (`trf_fit.read_back`) and validated. An event that
+Every event is checked before anything is written (`trf.fit.fit_event`) and the text
+written is read back and compared (`trf.fit.read_back`) and validated. An event that
 cannot be written faithfully, or whose file has errors, is refused: nothing is written
 for it, every problem of it is reported, and the exit code is 1. The other events are
 still written, as a rating officer converting a month of files expects: one bad file
@@ -51,11 +51,11 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.errors import Location, Problem
+from pipeline.formats.model import EventData
+from pipeline.formats.trf.fit import fit_event, read_back
+from pipeline.formats.trf.write import VERSIONS, write_trf
 from pipeline.identity.common import LIST_RATING
 from pipeline.identity.link import PERSON_KEY
-from pipeline.ingest.model import EventData
-from pipeline.ingest.trf_fit import fit_event, read_back
-from pipeline.ingest.trf_write import VERSIONS, write_trf
 from pipeline.rate.lists import list_key_expr, person_key_expr
 from pipeline.run import EXIT_INPUT, EXIT_OK, Loaded, ProgressFn, RunOptions, Timer, load_inputs
 from schemas.columns import E, P, R

@@ -20,10 +20,10 @@ from pipeline.rate import columns as c
 if TYPE_CHECKING:
     import polars as pl
 
+    from pipeline.formats.model import EventData
+    from pipeline.formats.names import NameFilter
     from pipeline.identity import IdentityResult
     from pipeline.ingest.event_adjustments import Adjustment
-    from pipeline.ingest.model import EventData
-    from pipeline.ingest.names import NameFilter
     from pipeline.rate import RateResult
 
 ProgressFn = Callable[[int, int, str], None]
@@ -330,10 +330,10 @@ def _read_list(
     names: NameFilter | None,
     whole: bool,
 ) -> pl.DataFrame | None:
-    from pipeline.ingest.registry import read_registry
+    from pipeline.formats.rating_list.read import read_rating_list
 
     try:
-        return read_registry(
+        return read_rating_list(
             path,
             list_hint=options.list_override,
             only_ids=None if whole else ids,

@@ -1,6 +1,6 @@
 """Normalized frames produced by every reader (TRF, crosstable, games CSV).
 
-Every reader returns an `EventData` (pipeline.ingest.model) whose three frames follow these
+Every reader returns an `EventData` (pipeline.formats.model) whose three frames follow these
 models. Column names are taken from the models (`Games.opponent_no`), never retyped.
 Values keep their source position (`line`, `column`) for error messages.
 """

@@ -75,7 +75,7 @@ def test_validate_names_the_list_and_why_without_decisions() -> None:
 
 
 def _described(text: str) -> str:
-    from pipeline.ingest.timecontrol import read_time_control
+    from pipeline.formats.timecontrol import read_time_control
 
     return read_time_control(text).describe()
 

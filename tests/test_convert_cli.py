@@ -19,11 +19,11 @@ from typer.testing import CliRunner
 
 from pipeline.cli import app
 from pipeline.convert import file_names, safe_stem
+from pipeline.formats.timecontrol import classify_encoded, classify_free_text, parse_encoded
+from pipeline.formats.trf.fit import PLAYER_FIELDS
+from pipeline.formats.trf.read import read_trf
+from pipeline.formats.trf.write import encoded_as_free_text, write_trf
 from pipeline.ingest.detect import EVENT_KINDS, detect_kind_of, find_inputs, read_path
-from pipeline.ingest.timecontrol import classify_encoded, classify_free_text, parse_encoded
-from pipeline.ingest.trf import read_trf
-from pipeline.ingest.trf_fit import PLAYER_FIELDS
-from pipeline.ingest.trf_write import encoded_as_free_text, write_trf
 from pipeline.report.tables import write_ratings_csv
 from pipeline.run import RunOptions, run_job
 from tests.conftest import FIXTURES, ROOT, SAMPLES, SHARED

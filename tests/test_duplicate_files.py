@@ -18,9 +18,9 @@ from openpyxl import load_workbook
 from typer.testing import CliRunner
 
 from pipeline.cli import app
+from pipeline.formats.model import EventData
+from pipeline.formats.trf.write import write_trf
 from pipeline.ingest.detect import read_path
-from pipeline.ingest.model import EventData
-from pipeline.ingest.trf_write import write_trf
 from pipeline.report.console import summary_text
 from schemas.columns import E, G, P
 from tests.conftest import FIXTURES

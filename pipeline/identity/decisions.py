@@ -7,7 +7,7 @@ A CSV (`,` `;` or tab; header in any order and case) with the columns
 - `file`: the tournament file, as given to `elo` or by its trailing path components
   (``open.trf`` matches ``2026-05/open.trf``); `event`: the event's name instead.
 - `start_no`: the player's start number in that file; `name`: the player's name
-  (compared as `pipeline.ingest.names.name_key`, so ``Smith, John`` = ``John Smith``).
+  (compared as `pipeline.formats.names.name_key`, so ``Smith, John`` = ``John Smith``).
 - `fide_id`: the player's FIDE ID; empty means "not this person": the entry is never
   linked, whatever its file or a name match says.
 
@@ -22,9 +22,9 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.errors import Location, Problem, ProblemList, Severity
-from pipeline.ingest.games_csv_players import MAX_NUMBER, read_table
-from pipeline.ingest.names import name_key
-from pipeline.ingest.text import read_file_text
+from pipeline.formats.games_csv.players import MAX_NUMBER, read_table
+from pipeline.formats.names import name_key
+from pipeline.formats.text import read_file_text
 
 COLUMNS = ("file", "event", "start_no", "name", "fide_id")
 DECISION_SCHEMA: dict[str, type[pl.DataType]] = {

@@ -8,7 +8,7 @@ In this order, each step for the entries the earlier ones left open:
    (``identity-id-unknown``) or whose name shares no name with the file's
    (``identity-name-differs``) is a warning: a typo in an ID must not pass silently.
 3. With a registry, a name match (method ``registry-name``): the rating-list players whose
-   name has the same tokens in any order (`pipeline.ingest.names.name_key`; a file's
+   name has the same tokens in any order (`pipeline.formats.names.name_key`; a file's
    ``Smith J.`` also matches ``Smith, John`` by surname and initials), and that nothing
    rules out: the federation where both have a FIDE one (a club or region code in the
    file's federation column is none: `pipeline.validate.player_fields`), the file's
@@ -31,7 +31,7 @@ In this order, each step for the entries the earlier ones left open:
 
 `name_match=False` (``--no-name-match``) turns steps 3 and 4 off. Everything is joins and
 group-bys over all entries of the run at once: the rating list's rows are cut to the
-names the run can match when it is read (`pipeline.ingest.names.NameFilter`), and the
+names the run can match when it is read (`pipeline.formats.names.NameFilter`), and the
 entries are joined with them on the name key and the initials key.
 """
 
@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipeline.errors import Problem
+from pipeline.formats.names import NameFilter, name_filter, name_key_expr
 from pipeline.identity.common import (
     E_FILE,
     E_ID,
@@ -66,7 +67,6 @@ from pipeline.identity.common import (
 from pipeline.identity.decisions import apply_decisions
 from pipeline.identity.registry_match import file_id_problems, match_registry
 from pipeline.identity.run_match import merge_run
-from pipeline.ingest.names import NameFilter, name_filter, name_key_expr
 from pipeline.validate.player_fields import fide_federation_expr
 from schemas.output import IDENTITY_METHODS
 

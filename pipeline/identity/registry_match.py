@@ -6,6 +6,13 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.errors import Problem
+from pipeline.formats.names import (
+    full_tokens_expr,
+    initials_key_expr,
+    name_key_expr,
+    registry_initials_key_expr,
+)
+from pipeline.formats.trf.fields import TITLE_NAMES
 from pipeline.identity.common import (
     E_FILE,
     E_ID,
@@ -26,13 +33,6 @@ from pipeline.identity.common import (
     optional,
     sex_expr,
 )
-from pipeline.ingest.names import (
-    full_tokens_expr,
-    initials_key_expr,
-    name_key_expr,
-    registry_initials_key_expr,
-)
-from pipeline.ingest.trf_fields import TITLE_NAMES
 from schemas.registry import Registry
 
 # --- 2. the file's own IDs against the registry --------------------------------------------

@@ -1,7 +1,7 @@
 """Step 4 of `pipeline.identity.link`: one person across the events of the run, by name.
 
 Two entries of different events *agree* when they share the name key (the same tokens in
-any order, `pipeline.ingest.names.name_key`) and nothing tells them apart:
+any order, `pipeline.formats.names.name_key`) and nothing tells them apart:
 
 - the federation, where both have a FIDE one (a club or region code is none, `FIDE_FED`);
 - the rating, where both have one and their events are on the same rating list: at most

@@ -18,9 +18,9 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.errors import InputError, Location, Problem, Severity
-from pipeline.ingest.model import EventData
-from pipeline.ingest.text import decode_bytes, read_file_bytes, read_file_text
-from pipeline.ingest.vocabulary import DATABASE_WORDS, TITLE_WORDS, fold
+from pipeline.formats.crosstable.vocabulary import DATABASE_WORDS, TITLE_WORDS, fold
+from pipeline.formats.model import EventData
+from pipeline.formats.text import decode_bytes, read_file_bytes, read_file_text
 from schemas.ingest import LISTS, Events
 
 SUFFIXES = frozenset({".trf", ".txt", ".xlsx", ".csv"})
@@ -67,15 +67,15 @@ def detect_kind(path: Path, head: bytes) -> str:
         return "registry" if _zipped_list(head) else "crosstable-xlsx"
     if not head.strip() or head.startswith(_OLE2_MAGIC) or b"\x00" in head[:4096]:
         return "unknown"
-    from pipeline.ingest.crosstable import looks_like_crosstable
-    from pipeline.ingest.games_csv import looks_like_games_csv, looks_like_players_csv
-    from pipeline.ingest.registry import looks_like_registry
-    from pipeline.ingest.trf import looks_like_trf
+    from pipeline.formats.crosstable.read import looks_like_crosstable
+    from pipeline.formats.games_csv.read import looks_like_games_csv, looks_like_players_csv
+    from pipeline.formats.rating_list.read import looks_like_rating_list
+    from pipeline.formats.trf.read import looks_like_trf
 
     text = decode_bytes(head)
     if looks_like_trf(text):
         return "trf"
-    if looks_like_registry(text):
+    if looks_like_rating_list(text):
         return "registry"
     if looks_like_games_csv(text):
         return "games-csv"
@@ -329,15 +329,15 @@ def _by_rounds_a_day(per_day: float, days: int, schedule: str) -> tuple[str, str
 def _dispatch(path: Path, kind: str, data: bytes) -> list[EventData]:
     file = str(path)
     if kind == "trf":
-        from pipeline.ingest.trf import read_trf
+        from pipeline.formats.trf.read import read_trf
 
         return [read_trf(decode_bytes(data), file)]
     if kind == "crosstable-csv":
-        from pipeline.ingest.crosstable import read_crosstable_csv
+        from pipeline.formats.crosstable.read import read_crosstable_csv
 
         return [read_crosstable_csv(decode_bytes(data), file)]
     if kind == "crosstable-xlsx":
-        from pipeline.ingest.crosstable import read_crosstable_xlsx
+        from pipeline.formats.crosstable.read import read_crosstable_xlsx
 
         return [read_crosstable_xlsx(data, file)]
     if kind == "games-csv":
@@ -366,7 +366,7 @@ def _dispatch(path: Path, kind: str, data: bytes) -> list[EventData]:
 def _read_games(path: Path, data: bytes) -> list[EventData]:
     """A games CSV with its players CSV beside it, if there is one (without one, `white`
     and `black` must be FIDE IDs)."""
-    from pipeline.ingest.games_csv import find_players_file, read_games_csv
+    from pipeline.formats.games_csv.read import find_players_file, read_games_csv
 
     players_path = find_players_file(path)
     if players_path is None:

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
+from pipeline.formats.model import EventData
+from pipeline.formats.names import fold
+from pipeline.formats.timecontrol import read_time_control
 from pipeline.ingest.event_decisions import EventDecision
-from pipeline.ingest.model import EventData
-from pipeline.ingest.names import fold
-from pipeline.ingest.timecontrol import read_time_control
 from schemas.columns import E
 
 # the warnings of a list chosen without the file naming one (detect.settle_list), and

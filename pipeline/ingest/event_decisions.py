@@ -16,7 +16,7 @@ A CSV (`,` `;` or tab; header in any order and case) with the columns
 - `list`: ``standard``, ``rapid`` or ``blitz``.
 - `start_date`, `end_date`: the event's dates, in a form that reads one way
   (``2025-11-07`` best).
-- `time_control`: the event's time control in any form `pipeline.ingest.timecontrol`
+- `time_control`: the event's time control in any form `pipeline.formats.timecontrol`
   reads; it decides the list unless `list` is given, and a `list` that says otherwise is
   a conflict.
 
@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from pipeline.errors import ProblemList
-from pipeline.ingest.dates import read_date
-from pipeline.ingest.games_csv_players import CsvTable, read_table
-from pipeline.ingest.text import read_file_text
-from pipeline.ingest.timecontrol import read_time_control
+from pipeline.formats.dates import read_date
+from pipeline.formats.games_csv.players import CsvTable, read_table
+from pipeline.formats.text import read_file_text
+from pipeline.formats.timecontrol import read_time_control
 from schemas.ingest import LISTS
 
 COLUMNS = ("file", "event", "period", "list", "start_date", "end_date", "time_control")

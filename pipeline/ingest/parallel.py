@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING, BinaryIO, cast
 from pipeline.errors import InputError
 
 if TYPE_CHECKING:
-    from pipeline.ingest.model import EventData
+    from pipeline.formats.model import EventData
 
 BYTES_PER_WORKER = 8_000_000  # some 400 TRF files of 100 players and 10 rounds
 START_BYTES = 4_000_000  # what this process reads while a worker starts (TRF files)

@@ -20,7 +20,7 @@ from pathlib import Path
 import polars as pl
 
 from pipeline.errors import InputError, ProblemList
-from pipeline.ingest.text import decode_bytes
+from pipeline.formats.text import decode_bytes
 from pipeline.period.calendar import POOL_MONTHS, parse_period
 from pipeline.rate.lists import person_key_expr
 from schemas.output import PENDING_COLUMNS, PENDING_EXTRA_COLUMNS

@@ -23,7 +23,7 @@ from pipeline.period.calendar import closing_date, list_date, period_of, shift
 from schemas.columns import E
 
 if TYPE_CHECKING:
-    from pipeline.ingest.model import EventData
+    from pipeline.formats.model import EventData
 
 
 @dataclass

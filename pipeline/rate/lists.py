@@ -20,7 +20,7 @@ from collections.abc import Collection
 
 import polars as pl
 
-from pipeline.ingest.names import name_key_expr
+from pipeline.formats.names import name_key_expr
 from pipeline.rate import columns as c
 from pipeline.rules.ruleset import LISTS
 from schemas.columns import R

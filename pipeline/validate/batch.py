@@ -38,7 +38,7 @@ from schemas.ingest import PENDING_CODE, Events, Games, Players
 if TYPE_CHECKING:
     import pandera.polars as pa
 
-    from pipeline.ingest.model import EventData
+    from pipeline.formats.model import EventData
 
 EV = "_ev"  # the event's index in the batch
 

@@ -48,11 +48,11 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
-from pipeline.ingest.names import fold_expr
+from pipeline.formats.names import fold_expr
 from schemas.columns import E, G, P
 
 if TYPE_CHECKING:
-    from pipeline.ingest.model import EventData
+    from pipeline.formats.model import EventData
 
 SHARE = 80  # % of the smaller event's players, and of its results: an overlap to look at
 DAYS_APART = 3  # two files' dates of one event may differ by this much (a report's date)

@@ -30,7 +30,7 @@ from schemas.ingest import LIST_BASIS, Events, Games, Players
 from schemas.registry import Registry
 
 if TYPE_CHECKING:
-    from pipeline.ingest.model import EventData
+    from pipeline.formats.model import EventData
 
 AMBIGUOUS_DATE = "ambiguous-date"
 DATES_DISAGREE = "dates-disagree"
@@ -353,8 +353,8 @@ def _check_identities(
 ) -> None:
     """Link the players (decisions, file IDs, names) and compare them with the rating
     list; every problem goes to the file it names."""
+    from pipeline.formats.rating_list.read import read_rating_list
     from pipeline.identity import link_players, read_decisions, wanted_from_registry
-    from pipeline.ingest.registry import read_registry
 
     decisions = None
     if identities is not None:
@@ -372,7 +372,7 @@ def _check_identities(
         report.files.append(entry)
         ids, names = wanted_from_registry(players, decisions, name_match)
         try:
-            registry = read_registry(registry_path, only_ids=ids, names=names)
+            registry = read_rating_list(registry_path, only_ids=ids, names=names)
         except InputError as exc:
             entry.problems.extend(exc.problems)
             return

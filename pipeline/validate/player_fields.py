@@ -26,7 +26,7 @@ from pipeline.errors import Location, Problem, Severity
 from schemas.columns import E, P
 
 if TYPE_CHECKING:
-    from pipeline.ingest.model import EventData
+    from pipeline.formats.model import EventData
 
 FEDERATION_UNKNOWN = "federation-unknown"
 NO_RATINGS = "no-ratings-in-file"

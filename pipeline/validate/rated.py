@@ -20,7 +20,7 @@ registration holds, and the officer decides.
 - ``match-unrated-player`` (B.02 §6.1): a match (two players only) in which a player is
   unrated.
 
-Times come from `pipeline.ingest.timecontrol` (record 222 in seconds, else the free text
+Times come from `pipeline.formats.timecontrol` (record 222 in seconds, else the free text
 of 122 or a crosstable's preamble); an unreadable time control is not guessed at.
 """
 
@@ -36,11 +36,11 @@ from typing import TYPE_CHECKING
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
-from pipeline.ingest.timecontrol import seconds_for_time_control
+from pipeline.formats.timecontrol import seconds_for_time_control
 from schemas.columns import E, G, P
 
 if TYPE_CHECKING:
-    from pipeline.ingest.model import EventData
+    from pipeline.formats.model import EventData
 
 STANDARD_TIME = "standard-time-below-minimum"
 RAPID_TIME = "rapid-time-control"

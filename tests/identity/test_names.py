@@ -1,4 +1,4 @@
-"""Names as keys (pipeline.ingest.names): the same person written differently in different
+"""Names as keys (pipeline.formats.names): the same person written differently in different
 files gives one key; the polars twins give the same keys as the scalar functions.
 
 The cases are the spellings real files show: FIDE's list writes `Surname, Given`,
@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pipeline.ingest.names import (
+from pipeline.formats.names import (
     fold,
     fold_expr,
     initials_key_expr,

@@ -9,11 +9,11 @@ import datetime as dt
 import pytest
 
 from pipeline.errors import InputError, Problem
+from pipeline.formats.model import EventData
+from pipeline.formats.trf.read import read_trf
 from pipeline.ingest.detect import settle_list
 from pipeline.ingest.event_adjustments import adjustment_problems, apply_event_decisions
 from pipeline.ingest.event_decisions import EventDecision, parse_event_decisions
-from pipeline.ingest.model import EventData
-from pipeline.ingest.trf import read_trf
 
 PLAYERS = """\
 001    1 m    Alpha, Anton                      2105 SWE    90000011 1990/03/02  1.5    1     2 w 1     3 b =
@@ -95,7 +95,7 @@ def test_every_problem_of_the_file_is_reported_at_its_line_and_column() -> None:
 
 
 def read_describe(text: str) -> str:
-    from pipeline.ingest.timecontrol import read_time_control
+    from pipeline.formats.timecontrol import read_time_control
 
     return read_time_control(text).describe()
 

@@ -236,10 +236,10 @@ def run_one(base: Base, data: bytes, folder: Path, to_companion: bool) -> None:
         files.add(str(companion))
     kind = detect_kind(path, main[:HEAD_BYTES])
     if kind == "registry":
-        from pipeline.ingest.registry import read_registry
+        from pipeline.formats.rating_list.read import read_rating_list
 
         try:
-            registry = read_registry(path)
+            registry = read_rating_list(path)
         except InputError as exc:
             _check_error(exc, files)
             return

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES
-from tests.ingest.test_crosstable_layouts import IN_PROGRESS, START_ORDER, robin_workbook
+from tests.formats.crosstable.test_layouts import IN_PROGRESS, START_ORDER, robin_workbook
 from tests.ingest.test_fuzz import Base, fuzz
 
 REAL = FIXTURES / "real"

@@ -14,7 +14,7 @@ from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
 from pipeline.cli import app
-from pipeline.ingest.registry import read_registry
+from pipeline.formats.rating_list.read import read_rating_list
 from pipeline.period.calendar import closing_date, list_date, period_of, shift
 from pipeline.period.lists import write_list
 from pipeline.period.nextlist import as_list
@@ -233,7 +233,7 @@ def test_the_list_written_reads_back_as_the_same_frame(tmp_path: Path) -> None:
         )
     )
     write_list(tmp_path, frame, empty())
-    back = read_registry(tmp_path / "players_list.csv")
+    back = read_rating_list(tmp_path / "players_list.csv")
     assert_frame_equal(back, frame)
     assert read_pending(tmp_path / "pending.csv").height == 0
 
@@ -246,7 +246,7 @@ def test_the_chain_lists_read_back_unchanged(tmp_path: Path) -> None:
         "run", str(tmp_path / "ev"), "--registry", str(registry), "--chain", "--out", str(out)
     )
     assert code == 0, err
-    first = read_registry(out / "2025-03" / "players_list.csv")
+    first = read_rating_list(out / "2025-03" / "players_list.csv")
     (tmp_path / "again").mkdir()
     write_list(tmp_path / "again", first, empty())
     assert (tmp_path / "again" / "players_list.csv").read_bytes() == (

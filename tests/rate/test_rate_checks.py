@@ -6,7 +6,7 @@ import datetime as dt
 
 import polars as pl
 
-from pipeline.ingest.crosstable import read_crosstable_csv
+from pipeline.formats.crosstable.read import read_crosstable_csv
 from pipeline.rate import RateOptions, rate_period
 
 # Meier 2210 (K 20): vs 2250 won, D -40 -> PD .44, +0.56; vs 1980 won, D +230 -> .79,

@@ -11,7 +11,7 @@ import random
 import polars as pl
 import pytest
 
-from pipeline.ingest.model import EventData
+from pipeline.formats.model import EventData
 from pipeline.rate import RateOptions, rate_period
 from pipeline.rate import columns as c
 from pipeline.rate.classify import _Codes, difference_used, expected_by_table

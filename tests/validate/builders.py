@@ -7,7 +7,7 @@ from datetime import date
 
 import polars as pl
 
-from pipeline.ingest.model import EventData
+from pipeline.formats.model import EventData
 from schemas.ingest import GAME_DTYPES, Events, Games, Players
 
 # Standard scoring of the TRF codes (fide-rules.md §8): byes U and F count 1, H counts ½.

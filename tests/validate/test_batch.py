@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pipeline.errors import InputError
+from pipeline.formats.model import EventData
 from pipeline.ingest.detect import find_inputs, read_path
-from pipeline.ingest.model import EventData
 from pipeline.validate import check_event, validate_event
 from pipeline.validate.batch import check_events, quiet_events
 from tests.conftest import FIXTURES, ROOT, SAMPLES

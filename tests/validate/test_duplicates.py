@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from pipeline.errors import Severity
-from pipeline.ingest.model import EventData
+from pipeline.formats.model import EventData
 from pipeline.validate.duplicates import SAME_BYTES, SAME_GAMES, Duplicates, find_duplicates
 from schemas.columns import E, G, P
 from schemas.ingest import EVENT_DTYPES, GAME_DTYPES, PLAYER_DTYPES

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from pipeline.errors import Severity
-from pipeline.ingest.model import EventData
+from pipeline.formats.model import EventData
 from pipeline.validate import check_against_registry, check_event
 from pipeline.validate.batch import check_events
 from pipeline.validate.player_fields import (

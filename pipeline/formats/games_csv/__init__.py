@@ -1,0 +1,6 @@
+"""The plain games CSV (one row a game) and its companion players CSV: read (`read`,
+`players`)."""
+
+from pipeline.formats.games_csv.read import looks_like_games_csv, read_games_csv
+
+__all__ = ["looks_like_games_csv", "read_games_csv"]
