@@ -3,7 +3,7 @@
 Three periods (September, October, November 2026) of 1,000 standard events each (TRF,
 100 players, 10 rounds: 10^6 game rows a month), against the synthetic 1.64 M-player
 combined list, which the chain carries through: every month writes its players_list.csv
-of every player. The chain runs in a child process of its own (`pipeline.run.run_job`
+of every player. The chain runs in a child process of its own (`pipeline.chain.run_chain`
 with `chain=True`, writing all outputs), then, as the baseline in the same run, a single
 `elo run` of the last month in another child, as an officer working a month at a time
 runs it: from the list and the pool the chain wrote for that month, with `--write-list`.
@@ -37,16 +37,19 @@ MONTHS = ["2026/09", "2026/10", "2026/11"]
 _CHILD = r"""
 import json, sys, time
 from pathlib import Path
-from pipeline.run import RunOptions, run_job
+from pipeline.chain import run_chain
+from pipeline.load import RunOptions
+from pipeline.run import run_job
 folder, chain = Path(sys.argv[1]), sys.argv[2] == "chain"
 paths = [folder / "months"] if chain else [folder / "months" / "2026-11"]
 before = folder / "out-chain" / "2026-10"  # the list and pool the chain wrote for November
 registry = folder / "players_list_foa.txt" if chain else before / "players_list.csv"
 pending = None if chain else before / "pending.csv"
 started = time.perf_counter()
-outcome = run_job(RunOptions(paths=paths, registry=registry, pending=pending,
-                             out_dir=folder / ("out-chain" if chain else "out-single"),
-                             chain=chain, write_list=not chain, name_match=False))
+options = RunOptions(paths=paths, registry=registry, pending=pending,
+                     out_dir=folder / ("out-chain" if chain else "out-single"),
+                     chain=chain, write_list=not chain, name_match=False)
+outcome = run_chain(options) if chain else run_job(options)
 wall = time.perf_counter() - started
 print(json.dumps({"wall": wall, "exit": outcome.exit_code, "timings": outcome.timings,
                   "peaks": outcome.peaks, "periods": outcome.summary.get("periods", [])}))

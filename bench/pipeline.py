@@ -182,7 +182,8 @@ _CHILD = """
 import json, sys, time
 from pathlib import Path
 import polars as pl
-from pipeline.run import RunOptions, run_job
+from pipeline.load import RunOptions
+from pipeline.run import run_job
 from bench.pipeline import _loop_rating_stage
 
 folder = Path(sys.argv[1])
@@ -208,7 +209,8 @@ if events != "events" or jobs is not None:
                       "players": res.ratings.height,
                       "changes": {str(k): v for k, v in changes.items()}}))
     raise SystemExit(0)
-from pipeline.run import Timer, rate_loaded
+from pipeline.load import Timer
+from pipeline.run import rate_loaded
 warm = []  # the stage again on the same loaded inputs, in this warm process
 for _ in range(3):
     timer = Timer()

@@ -21,22 +21,21 @@ from typing import TYPE_CHECKING
 
 import polars as pl
 
-from pipeline.errors import Location, Problem, Severity
-from pipeline.period.calendar import format_period, months_between, period_of, shift
-from pipeline.rate import columns as c
-from pipeline.run import (
+from pipeline.errors import Problem
+from pipeline.load import (
     EXIT_INPUT,
     EXIT_OK,
     Loaded,
     ProgressFn,
     RunOptions,
-    RunOutcome,
     Timer,
-    build_summary,
     load_inputs,
     peak_rss_bytes,
-    rejected,
 )
+from pipeline.outcome import RunOutcome, build_summary, rejected
+from pipeline.period.calendar import months_between, period_of, shift
+from pipeline.period.select import start_list_month, start_list_problems
+from pipeline.rate import columns as c
 from schemas.output import HISTORY_COLUMNS
 
 if TYPE_CHECKING:
@@ -54,36 +53,6 @@ class _Period:
     summary: dict[str, object] = dataclasses.field(default_factory=dict)
     seconds: float = 0.0  # rating, lists and reports of the period (reading is shared)
     peak: int | None = None  # the process's peak memory at the period's end
-
-
-def _start_month(ev: EventData) -> str | None:
-    start = ev.events["start_date"][0] if "start_date" in ev.events.columns else None
-    return format_period(start.year, start.month) if start is not None else None
-
-
-def start_list_problems(
-    events: list[EventData], period: str, first_known: str, registry_given: bool
-) -> list[Problem]:
-    """An event that started before the earliest list the run has is rated from that
-    list; say so (only a registry's ratings are concerned: a file's are its own)."""
-    if not registry_given:
-        return []
-    problems: list[Problem] = []
-    for ev in events:
-        month = _start_month(ev)
-        if month is None or month >= first_known or month >= period:
-            continue
-        problems.append(
-            Problem(
-                Location(str(ev.events["file"][0])),
-                "start-list-missing",
-                f"expected the list of {month}-01 (in force when the event started), got "
-                f"only the list given, taken as that of {first_known}-01; its ratings are "
-                "used as Ro (rate the earlier months in the same --chain to use theirs)",
-                Severity.WARNING,
-            )
-        )
-    return problems
 
 
 def _frames(loaded: Loaded, events: list[EventData]) -> tuple[pl.DataFrame, ...]:
@@ -144,7 +113,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
     late: dict[str, list[str]] = {}  # start month -> the events that began then
     for period in periods:
         for ev in period.events:
-            month = _start_month(ev)
+            month = start_list_month(ev)
             if month is not None and first <= month < period.name:
                 late.setdefault(month, []).append(str(ev.events["event_id"][0]))
     entries = _all_players(loaded, periods) if late else None
@@ -294,4 +263,4 @@ def _chain_summary(
     return summary
 
 
-__all__ = ["HISTORY_CSV", "run_chain", "start_list_problems"]
+__all__ = ["HISTORY_CSV", "run_chain"]

@@ -56,8 +56,8 @@ from pipeline.formats.trf.fit import fit_event, read_back
 from pipeline.formats.trf.write import VERSIONS, write_trf
 from pipeline.identity.common import LIST_RATING
 from pipeline.identity.link import PERSON_KEY
+from pipeline.load import EXIT_INPUT, EXIT_OK, Loaded, ProgressFn, RunOptions, Timer, load_inputs
 from pipeline.rate.lists import list_key_expr, person_key_expr
-from pipeline.run import EXIT_INPUT, EXIT_OK, Loaded, ProgressFn, RunOptions, Timer, load_inputs
 from schemas.columns import E, P, R
 
 SUFFIX = ".trf"

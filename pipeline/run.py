@@ -1,356 +1,32 @@
-"""Orchestrates one job: find inputs -> read -> validate -> rate -> report.
-
-No printing here: the CLI passes a progress callback and prints what `RunOutcome` holds.
+"""`elo run` for one rating period: the inputs loaded (`pipeline.load`), the period rated
+(`pipeline.rate`), the outputs written (`pipeline.report`). A chain of periods is
+`pipeline.chain`'s. No printing here: the CLI passes a progress callback and prints what
+`RunOutcome` holds.
 """
 
 from __future__ import annotations
 
-import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pipeline.errors import HasProblems, InputError, Location, Problem, Severity
+from pipeline.errors import Problem
+from pipeline.load import (
+    EXIT_INPUT,
+    EXIT_OK,
+    Loaded,
+    ProgressFn,
+    RunOptions,
+    Timer,
+    load_inputs,
+    stack_frames,
+)
+from pipeline.outcome import RunOutcome, build_summary, rejected
 from pipeline.rate import columns as c
 
 if TYPE_CHECKING:
     import polars as pl
 
-    from pipeline.formats.model import EventData
-    from pipeline.formats.names import NameFilter
-    from pipeline.identity import IdentityResult
-    from pipeline.ingest.event_adjustments import Adjustment
     from pipeline.rate import RateResult
-
-ProgressFn = Callable[[int, int, str], None]
-
-EXIT_OK = 0
-EXIT_INPUT = 1
-
-
-@dataclass(frozen=True)
-class RunOptions:
-    paths: Sequence[Path]
-    registry: Path | None = None
-    list_override: str | None = None
-    period: str | None = None  # "YYYY-MM"
-    rules_date: date | None = None
-    rounding: str = "period"
-    out_dir: Path | None = None  # None: compute only (explain)
-    skip_invalid: bool = False
-    identities: Path | None = None  # the officer's decisions (--identities)
-    events: Path | None = None  # the officer's decisions about events (--events)
-    name_match: bool = True  # --no-name-match turns it off
-    chain: bool = False  # --chain: every period found, oldest first
-    write_list: bool = False  # --write-list: players_list.csv and pending.csv
-    pending: Path | None = None  # --pending: the pool of earlier periods
-    previous_list: Path | None = None  # --previous-list: the list of the month before
-    # elo convert: keep every event read, whatever its period (no period placement)
-    all_periods: bool = False
-    lang: str = "en"  # --lang: the language of report.xlsx (pipeline.i18n)
-    jobs: int | None = None  # --jobs: processes reading the files (None: by their size)
-    today: date = field(default_factory=date.today)
-
-
-class PeriodUsageError(Exception):
-    """The events are of several periods and the run said neither --period nor --chain."""
-
-
-@dataclass
-class Loaded(HasProblems):
-    """Everything read and checked, before rating."""
-
-    events: list[EventData] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    invalid_files: list[str] = field(default_factory=list)
-    rejected: list[EventData] = field(default_factory=list)  # read, with validation errors
-    adjustments: list[Adjustment] = field(default_factory=list)  # --events decisions applied
-    ignored_registries: list[str] = field(default_factory=list)
-    registry: pl.DataFrame | None = None
-    identity: IdentityResult | None = None  # every entry linked to a person
-    files_read: int = 0
-    periods: dict[str, list[EventData]] = field(default_factory=dict)  # the periods rated
-    pending: pl.DataFrame | None = None  # --pending, read
-    previous_list: pl.DataFrame | None = None  # --previous-list, read
-    # an event given twice, rated once: {"file": skipped, "kept": rated, "why": ...}
-    skipped_duplicates: list[dict[str, str]] = field(default_factory=list)
-
-
-@dataclass
-class RunOutcome:
-    exit_code: int
-    loaded: Loaded
-    result: RateResult | None = None
-    written: list[Path] = field(default_factory=list)
-    timings: dict[str, float] = field(default_factory=dict)
-    peaks: dict[str, int] = field(default_factory=dict)
-    summary: dict[str, object] = field(default_factory=dict)
-
-
-def peak_rss_bytes() -> int | None:
-    """Peak resident memory of this process so far (None where the OS doesn't say)."""
-    try:
-        import resource
-    except ImportError:  # Windows
-        return None
-    kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return int(kib) * (1 if sys.platform == "darwin" else 1024)
-
-
-class Timer:
-    """Wall time per stage, and the process's peak memory at the end of each stage."""
-
-    def __init__(self) -> None:
-        self.timings: dict[str, float] = {}
-        self.peaks: dict[str, int] = {}
-
-    @contextmanager
-    def stage(self, name: str) -> Iterator[None]:
-        start = time.perf_counter()
-        try:
-            yield
-        finally:
-            self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - start
-            peak = peak_rss_bytes()
-            if peak is not None:
-                self.peaks[name] = peak
-
-
-def load_inputs(options: RunOptions, timer: Timer, progress: ProgressFn | None = None) -> Loaded:
-    """Read and validate every input; collect all problems of all files."""
-    from pipeline.ingest.detect import find_inputs
-    from pipeline.ingest.parallel import read_paths
-    from pipeline.validate.batch import check_events
-
-    loaded = Loaded()
-    with timer.stage("discover"):
-        inputs = find_inputs(list(options.paths))
-    given = options.registry.resolve() if options.registry is not None else None
-    loaded.ignored_registries = [str(p) for p in inputs.registries if p.resolve() != given]
-    for path, why in inputs.skipped:
-        loaded.problems.append(Problem(Location(str(path)), "skipped-file", why, Severity.WARNING))
-
-    total = len(inputs.events)
-    read: list[EventData] = []
-    with timer.stage("ingest"):
-        files = read_paths(inputs.events, options.list_override, options.jobs)
-        for i, (path, outcome) in enumerate(files, start=1):
-            if progress is not None:
-                progress(i, total, str(path))
-            loaded.files_read += 1
-            if isinstance(outcome, InputError):
-                loaded.problems.extend(outcome.problems)
-                loaded.invalid_files.append(str(path))
-            else:
-                read += outcome
-    if options.events is not None:
-        read = _apply_event_decisions(options.events, read, loaded)
-    with timer.stage("validate"):
-        # one batch pass; only the events it cannot clear are checked one by one
-        for ev, problems in zip(
-            read, check_events(read, rules_given=options.rules_date is not None), strict=True
-        ):
-            loaded.problems.extend(problems)
-            if any(p.is_error for p in problems):
-                loaded.invalid_files.append(str(ev.events["file"][0]))
-                loaded.rejected.append(ev)
-            else:
-                loaded.events.append(ev)
-    if total == 0:
-        loaded.problems.append(
-            Problem(
-                Location(", ".join(str(p) for p in options.paths)),
-                "no-events",
-                "expected at least one tournament file (TRF, crosstable XLSX/CSV or games "
-                "CSV), got none",
-            )
-        )
-
-    with timer.stage("validate"):
-        _drop_duplicates(loaded, inputs.events)
-    if not options.all_periods:
-        _place_in_periods(loaded, options)
-    if options.pending is not None:
-        _read_pending(options, loaded)
-
-    decisions = _read_decisions(options, loaded)
-    players = _all(loaded, "players")
-    if options.registry is not None:
-        _read_registry(options, loaded, timer, players, decisions)
-    if loaded.events and (options.registry is None or loaded.registry is not None):
-        from pipeline.identity import link_players
-
-        with timer.stage("identity"):
-            loaded.identity = link_players(
-                players,
-                _all(loaded, "events"),
-                loaded.registry,
-                decisions,
-                decisions_file=str(options.identities or ""),
-                name_match=options.name_match,
-            )
-        loaded.problems.extend(loaded.identity.problems)
-        if any(p.is_error for p in loaded.identity.problems):
-            loaded.invalid_files.append(str(options.identities))
-    loaded.invalid_files = sorted(set(loaded.invalid_files))
-    return loaded
-
-
-def _apply_event_decisions(path: Path, events: list[EventData], loaded: Loaded) -> list[EventData]:
-    """The officer's decisions about events (`--events`), applied before validation; a
-    decision file with errors rejects the run as a bad `--identities` file does."""
-    from pipeline.ingest.event_adjustments import adjustment_problems, apply_event_decisions
-    from pipeline.ingest.event_decisions import read_event_decisions
-
-    try:
-        decisions = read_event_decisions(path)
-    except InputError as exc:
-        loaded.problems.extend(exc.problems)
-        loaded.invalid_files.append(str(path))
-        return events
-    applied = apply_event_decisions(events, decisions, str(path))
-    loaded.problems.extend(applied.problems)
-    loaded.problems.extend(adjustment_problems(applied.adjustments))
-    loaded.adjustments = applied.adjustments
-    if any(p.is_error for p in applied.problems):
-        loaded.invalid_files.append(str(path))
-    return applied.events
-
-
-def _drop_duplicates(loaded: Loaded, files: Sequence[Path]) -> None:
-    """An event given twice is rated once (pipeline.validate.duplicates): the other file
-    is skipped with a warning and named in `skipped_duplicates`."""
-    from pipeline.validate.duplicates import file_digest, find_duplicates
-
-    digests = {str(path): file_digest(path) for path in files}
-    found = find_duplicates(loaded.events, digests)
-    loaded.problems.extend(found.problems)
-    loaded.skipped_duplicates = found.records(loaded.events)
-    loaded.events = [ev for i, ev in enumerate(loaded.events) if i not in found.skipped]
-
-
-def _place_in_periods(loaded: Loaded, options: RunOptions) -> None:
-    """Keep the events of the period(s) rated (pipeline.period.select)."""
-    from pipeline.period.select import plan_periods
-
-    plan = plan_periods(loaded.events, options.period, options.chain)
-    if plan.usage is not None:
-        raise PeriodUsageError(plan.usage)
-    loaded.problems.extend(plan.problems)
-    loaded.invalid_files.extend(p.location.file for p in plan.problems if p.is_error)
-    loaded.periods = {
-        period: [loaded.events[i] for i in indexes] for period, indexes in plan.periods.items()
-    }
-    loaded.events = [ev for events in loaded.periods.values() for ev in events]
-
-
-def _read_pending(options: RunOptions, loaded: Loaded) -> None:
-    from pipeline.period.pending import read_pending
-
-    assert options.pending is not None
-    try:
-        loaded.pending = read_pending(options.pending)
-    except InputError as exc:
-        loaded.problems.extend(exc.problems)
-        loaded.invalid_files.append(str(options.pending))
-    except OSError as exc:
-        loaded.problems.append(
-            Problem(
-                Location(str(options.pending)),
-                "unreadable-file",
-                f"expected a readable pending.csv, got {exc.strerror or exc}",
-            )
-        )
-        loaded.invalid_files.append(str(options.pending))
-
-
-def _all(loaded: Loaded, frame: str, rechunk: bool = True) -> pl.DataFrame:
-    """One frame of every event read, in one copy (empty without events): stacked as they
-    are when the events' frames share one schema (the readers give the same columns),
-    else aligned by name. `rechunk=False` leaves one chunk per event (the rate stage
-    gathers from them)."""
-    import polars as pl
-
-    frames: list[pl.DataFrame] = [getattr(ev, frame) for ev in loaded.events]
-    if not frames:
-        return pl.DataFrame()
-    try:
-        return pl.concat(frames, how="vertical", rechunk=rechunk)
-    except (pl.exceptions.SchemaError, pl.exceptions.ShapeError):
-        return pl.concat(frames, how="diagonal_relaxed", rechunk=rechunk)
-
-
-def _read_decisions(options: RunOptions, loaded: Loaded) -> pl.DataFrame | None:
-    if options.identities is None:
-        return None
-    from pipeline.identity import read_decisions
-
-    try:
-        return read_decisions(options.identities)
-    except InputError as exc:
-        loaded.problems.extend(exc.problems)
-        loaded.invalid_files.append(str(options.identities))
-        return None
-
-
-def _read_registry(
-    options: RunOptions,
-    loaded: Loaded,
-    timer: Timer,
-    players: pl.DataFrame,
-    decisions: pl.DataFrame | None,
-) -> None:
-    """The period's players from the rating list: those of the files' and the officer's
-    FIDE IDs, and, for name matching, those with a surname an entry without an ID may
-    have. The same for the previous month's list (`--previous-list`)."""
-    from pipeline.identity import wanted_from_registry
-
-    assert options.registry is not None
-    with timer.stage("registry"):
-        # Only the players of the period are needed from a list of 1.64 M, unless the
-        # next list is written (every player of the list is in it).
-        ids, names = wanted_from_registry(players, decisions, options.name_match)
-        whole = options.chain or options.write_list
-        loaded.registry = _read_list(options.registry, options, loaded, ids, names, whole)
-        if options.previous_list is not None:
-            loaded.previous_list = _read_list(
-                options.previous_list, options, loaded, ids, names, False
-            )
-
-
-def _read_list(
-    path: Path,
-    options: RunOptions,
-    loaded: Loaded,
-    ids: set[int],
-    names: NameFilter | None,
-    whole: bool,
-) -> pl.DataFrame | None:
-    from pipeline.formats.rating_list.read import read_rating_list
-
-    try:
-        return read_rating_list(
-            path,
-            list_hint=options.list_override,
-            only_ids=None if whole else ids,
-            names=None if whole else names,
-        )
-    except InputError as exc:
-        loaded.problems.extend(exc.problems)
-    except OSError as exc:
-        loaded.problems.append(
-            Problem(
-                Location(str(path)),
-                "unreadable-file",
-                f"expected a readable rating list, got {exc.strerror or exc}",
-            )
-        )
-    loaded.invalid_files.append(str(path))
-    return None
 
 
 def rated_period(loaded: Loaded, options: RunOptions) -> str | None:
@@ -379,9 +55,12 @@ def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult
     from pipeline.rate import RateOptions, rate_period
 
     with timer.stage("rate"):
-        events = _all(loaded, "events")  # one row each: one chunk, for the gathers by event
-        players = loaded.identity.players if loaded.identity else _all(loaded, "players", False)
-        games = _all(loaded, "games", rechunk=False)
+        # one row each: one chunk, for the gathers by event
+        events = stack_frames(loaded, "events")
+        players = (
+            loaded.identity.players if loaded.identity else stack_frames(loaded, "players", False)
+        )
+        games = stack_frames(loaded, "games", rechunk=False)
         return rate_period(
             events,
             players,
@@ -399,97 +78,11 @@ def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult
         )
 
 
-def _problem_dict(p: Problem) -> dict[str, object]:
-    loc = p.location
-    return {
-        "file": loc.file,
-        "line": loc.line,
-        "column": loc.column,
-        "code": p.code,
-        "message": p.message,
-        "severity": p.severity.value,
-    }
-
-
-def _skipped_duplicates(loaded: Loaded, result: RateResult | None) -> list[dict[str, str]]:
-    """The files skipped as an event given twice; for a period rated (a chain's period
-    summary holds only its own events), those whose kept file it rates."""
-    if result is None:
-        return list(loaded.skipped_duplicates)
-    rated = {str(ev.events["file"][0]) for ev in loaded.events}
-    return [d for d in loaded.skipped_duplicates if d["kept"] in rated]
-
-
-def build_summary(
-    loaded: Loaded,
-    result: RateResult | None,
-    exit_code: int,
-    timings: dict[str, float],
-    warnings: list[Problem],
-) -> dict[str, object]:
-    summary: dict[str, object] = {
-        "status": "ok" if exit_code == EXIT_OK else ("partial" if result else "rejected"),
-        "exit_code": exit_code,
-        "files_read": loaded.files_read,
-        "events_rated": len(loaded.events) if result is not None else 0,
-        "invalid_files": loaded.invalid_files,
-        "ignored_registries": loaded.ignored_registries,
-        "errors": [_problem_dict(p) for p in loaded.errors],
-        "warnings": [_problem_dict(p) for p in warnings],
-        "skipped_duplicates": _skipped_duplicates(loaded, result),
-        "adjustments": [a.as_dict() for a in loaded.adjustments],
-    }
-    if result is not None:
-        import polars as pl
-
-        from schemas.ingest import LIST_BASIS
-
-        ratings = result.ratings
-        games = result.games
-        per_list: dict[str, dict[str, int]] = {}
-        for lst in sorted(set(ratings["list"].to_list())):
-            sub = ratings.filter(pl.col("list") == lst)
-            per_list[str(lst)] = {
-                "players": sub.height,
-                "rated_games": int(games.filter((pl.col("list") == lst) & pl.col("rated")).height)
-                // 2,
-                **{
-                    status: int(sub.filter(pl.col("status") == status).height)
-                    for status in ("rated", "initial", "unrated", "no-rated-games")
-                },
-            }
-        summary["counts"] = {
-            "events": result.events.height,
-            "player_entries": int(sum(ev.players.height for ev in loaded.events)),
-            "players": ratings.height,
-            "game_rows": games.height,
-            "rated_game_rows": int(games["rated"].sum()),
-            "per_list": per_list,
-        }
-        summary["events"] = [
-            {
-                "name": row.get("name"),
-                "file": row.get("file"),
-                "list": row.get("list"),
-                "list_basis": LIST_BASIS.get(str(row.get("list_source"))),
-                "list_reason": row.get("list_reason"),
-                "start_date": str(row["start_date"]) if row.get("start_date") else None,
-                "rule_set": row.get("rule_set"),
-            }
-            for row in result.events.iter_rows(named=True)
-        ]
-    if loaded.identity is not None:
-        summary["identities"] = loaded.identity.counts
-    summary["timings"] = {k: round(v, 4) for k, v in timings.items()}
-    return summary
-
-
 def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
-    """The main job (`elo run`): read, validate, rate, write. Returns what happened."""
+    """The main job (`elo run`) for one period: read, validate, rate, write. Returns what
+    happened. A chain (`options.chain`) is `pipeline.chain.run_chain`'s."""
     if options.chain:
-        from pipeline.chain import run_chain
-
-        return run_chain(options, progress)
+        raise ValueError("a chain of periods is run by pipeline.chain.run_chain")
     timer = Timer()
     loaded = load_inputs(options, timer, progress)
     if _blocked(loaded, options):
@@ -500,8 +93,8 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
     period = _period(result)
     late = []
     if options.registry is not None:
-        from pipeline.chain import start_list_problems
         from pipeline.period.calendar import shift
+        from pipeline.period.select import start_list_problems
 
         known = shift(period, -1) if loaded.previous_list is not None else period
         late = start_list_problems(loaded.events, period, known, registry_given=True)
@@ -543,21 +136,6 @@ def _blocked(loaded: Loaded, options: RunOptions) -> bool:
     registry_bad |= options.previous_list is not None and loaded.previous_list is None
     blocked = bool(loaded.errors) and (not options.skip_invalid or registry_bad)
     return blocked or not loaded.events
-
-
-def rejected(loaded: Loaded, options: RunOptions, timer: Timer) -> RunOutcome:
-    """Nothing rated: the error report (errors.txt and summary.json) replaces the outputs."""
-    outcome = RunOutcome(EXIT_INPUT, loaded, timings=timer.timings, peaks=timer.peaks)
-    outcome.summary = build_summary(loaded, None, EXIT_INPUT, timer.timings, loaded.warnings)
-    if options.out_dir is not None:
-        from pipeline.report.outdir import staged
-        from pipeline.report.tables import write_error_report
-
-        with timer.stage("report"), staged(options.out_dir) as staging:
-            errors_txt = write_error_report(staging, loaded.problems, outcome.summary)
-        errors_txt = options.out_dir / errors_txt.name
-        outcome.written = [errors_txt, errors_txt.with_name("summary.json")]
-    return outcome
 
 
 def write_list_files(

@@ -24,8 +24,9 @@ from pipeline.formats.trf.fit import PLAYER_FIELDS
 from pipeline.formats.trf.read import read_trf
 from pipeline.formats.trf.write import encoded_as_free_text, write_trf
 from pipeline.ingest.detect import EVENT_KINDS, detect_kind_of, find_inputs, read_path
+from pipeline.load import RunOptions
 from pipeline.report.tables import write_ratings_csv
-from pipeline.run import RunOptions, run_job
+from pipeline.run import run_job
 from tests.conftest import FIXTURES, ROOT, SAMPLES, SHARED
 
 REGISTRY = SAMPLES / "registry" / "players_list_foa.txt"

@@ -18,7 +18,8 @@ import typer
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from pipeline.run import ProgressFn, RunOptions, RunOutcome
+    from pipeline.load import ProgressFn, RunOptions
+    from pipeline.outcome import RunOutcome
 
 from pipeline.cli.common import (
     EVENTS,
@@ -163,7 +164,7 @@ def _run_options(
         usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
     if period is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
         usage_error(f"--period: expected YYYY-MM, got {period!r}")
-    from pipeline.run import RunOptions
+    from pipeline.load import RunOptions
 
     return RunOptions(
         paths=paths,
@@ -182,11 +183,14 @@ def _run_options(
 
 
 def _run_or_exit(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
-    """`run_job`, with a failing disk or permission turned into one line and exit 1."""
-    from pipeline.run import PeriodUsageError, run_job
+    """`run_job` (one period) or `run_chain` (`--chain`), with a failing disk or permission
+    turned into one line and exit 1."""
+    from pipeline.chain import run_chain
+    from pipeline.load import PeriodUsageError
+    from pipeline.run import run_job
 
     try:
-        return run_job(options, progress)
+        return run_chain(options, progress) if options.chain else run_job(options, progress)
     except PeriodUsageError as exc:
         usage_error(str(exc))
     except OSError as exc:  # not a bug: the machine refused a read or a write

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from pipeline.errors import Location, Problem, Severity
-from pipeline.period.calendar import closing_date, list_date, period_of, shift
+from pipeline.period.calendar import closing_date, format_period, list_date, period_of, shift
 from schemas.columns import E
 
 if TYPE_CHECKING:
@@ -121,4 +121,43 @@ def plan_periods(events: list[EventData], period: str | None, chain: bool) -> Pe
     return plan
 
 
-__all__ = ["PeriodPlan", "decided_period", "event_date", "plan_periods"]
+def start_list_month(ev: EventData) -> str | None:
+    """The month (YYYY-MM) whose list was in force when the event started (None without a
+    start date)."""
+    start = ev.events["start_date"][0] if "start_date" in ev.events.columns else None
+    return format_period(start.year, start.month) if start is not None else None
+
+
+def start_list_problems(
+    events: list[EventData], period: str, first_known: str, registry_given: bool
+) -> list[Problem]:
+    """An event that started before the earliest list the run has is rated from that
+    list; say so (only a registry's ratings are concerned: a file's are its own)."""
+    if not registry_given:
+        return []
+    problems: list[Problem] = []
+    for ev in events:
+        month = start_list_month(ev)
+        if month is None or month >= first_known or month >= period:
+            continue
+        problems.append(
+            Problem(
+                Location(str(ev.events["file"][0])),
+                "start-list-missing",
+                f"expected the list of {month}-01 (in force when the event started), got "
+                f"only the list given, taken as that of {first_known}-01; its ratings are "
+                "used as Ro (rate the earlier months in the same --chain to use theirs)",
+                Severity.WARNING,
+            )
+        )
+    return problems
+
+
+__all__ = [
+    "PeriodPlan",
+    "decided_period",
+    "event_date",
+    "plan_periods",
+    "start_list_month",
+    "start_list_problems",
+]

@@ -3,7 +3,7 @@
     render_summary(summary, ratings, written=paths, lang="en") -> rich Group
     summary_text(summary, ratings, written=paths, width=100, lang="en") -> str
 
-`summary` is the dict summary.json is written from (pipeline.run.build_summary): status,
+`summary` is the dict summary.json is written from (pipeline.outcome.build_summary): status,
 exit_code, counts.per_list, identities, warnings, errors, report_notes, skipped_duplicates
 (a line per file skipped as an event given twice). `ratings` (optional) is the ratings
 frame, for the largest gains and losses. `lang` (pipeline.i18n) is the language of the

@@ -231,7 +231,7 @@ def quiet_events(events: Sequence[EventData]) -> list[bool]:
 
 def check_events(events: Sequence[EventData], rules_given: bool = False) -> list[list[Problem]]:
     """`files.check_event` of every event, the clean ones found in one batch pass."""
-    from pipeline.validate.files import reader_problems, validate_event
+    from pipeline.validate.event import reader_problems, validate_event
     from pipeline.validate.player_fields import federation_warnings
     from pipeline.validate.rated import rated_event_warnings
 

@@ -1,39 +1,31 @@
 """Validation: the pandera models of schemas/ingest.py (all failures, mapped back to
 file:line:column) plus the cross-row checks of pipeline.validate.checks.
 
-`validate_event` checks one event read by a reader; `check_against_registry` compares the
-players with a FIDE rating list; `validate_paths` is what `elo validate` runs.
+`validate_event` (`pipeline.validate.event`) checks one event read by a reader;
+`check_against_registry` compares the players with a FIDE rating list; `validate_paths` is
+what `elo validate` runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from pipeline.errors import HasProblems, InputError, Location, Problem, Severity
-from pipeline.validate.checks import (
-    EventContext,
-    check_event_facts,
-    check_pairings,
-    check_players,
-    with_columns_present,
-)
+from pipeline.validate.checks import EventContext, with_columns_present
 from pipeline.validate.player_fields import no_ratings_problem
-from pipeline.validate.points import check_points
 from pipeline.validate.schema import ReaderContractError, optional_types, schema_problems
 from schemas.columns import E, P, R
-from schemas.ingest import LIST_BASIS, Events, Games, Players
+from schemas.ingest import LIST_BASIS, Events, Players
 from schemas.registry import Registry
 
 if TYPE_CHECKING:
     from pipeline.formats.model import EventData
 
-AMBIGUOUS_DATE = "ambiguous-date"
-DATES_DISAGREE = "dates-disagree"
 _KINDS = {
     "trf16": "TRF16",
     "trf26": "TRF26",
@@ -41,48 +33,6 @@ _KINDS = {
     "crosstable-xlsx": "crosstable (XLSX)",
     "games-csv": "games CSV",
 }
-
-
-def validate_event(ev: EventData) -> list[Problem]:
-    """Every error and warning about one event, sorted by file and line. The reader's own
-    warnings stay in `ev.problems` and are not repeated here."""
-    ctx = EventContext.from_events(with_columns_present(ev.events, optional_types(Events)))
-    players = with_columns_present(ev.players, optional_types(Players))
-    games = with_columns_present(ev.games, optional_types(Games))
-    problems = schema_problems(ev.events, Events, ctx)
-    problems += schema_problems(players, Players, ctx)
-    problems += schema_problems(games, Games, ctx)
-    problems += check_event_facts(ctx, games)
-    problems += check_players(ctx, players)
-    problems += check_pairings(ctx, games, players)
-    problems += check_points(ctx, games, players)
-    return sorted(problems, key=Problem.sort_key)
-
-
-def check_event(ev: EventData, rules_given: bool = False) -> list[Problem]:
-    """The reader's problems of one event, then `validate_event`'s, the rated-event
-    warnings (`pipeline.validate.rated`) and the federation codes' (`player_fields`),
-    sorted. A date the reader could not read one way (``ambiguous-date``) blocks the event
-    unless ``--rules`` fixes the rule set (`rules_given`): the rules depend on the date,
-    and a guess is worse than a refusal."""
-    from pipeline.validate.player_fields import federation_warnings
-    from pipeline.validate.rated import rated_event_warnings
-
-    found = validate_event(ev) + rated_event_warnings([ev])[0] + federation_warnings([ev])[0]
-    return reader_problems(ev, rules_given) + sorted(found, key=Problem.sort_key)
-
-
-def reader_problems(ev: EventData, rules_given: bool = False) -> list[Problem]:
-    """The reader's problems of one event, the dates' made errors: one that reads two ways
-    (``ambiguous-date``, unless ``--rules`` fixes the rule set) and dates that no reading
-    puts in order (``dates-disagree``). The readers keep them warnings so that an
-    officer's decision (``--events`` start and end dates) can settle them first."""
-    return [
-        replace(p, severity=Severity.ERROR)
-        if p.code == DATES_DISAGREE or (p.code == AMBIGUOUS_DATE and not rules_given)
-        else p
-        for p in ev.problems
-    ]
 
 
 def describe_event(ev: EventData) -> str:
@@ -404,10 +354,7 @@ __all__ = [
     "ReaderContractError",
     "ValidationReport",
     "check_against_registry",
-    "check_event",
     "describe_event",
-    "reader_problems",
     "schema_problems",
-    "validate_event",
     "validate_paths",
 ]

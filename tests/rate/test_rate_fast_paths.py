@@ -12,6 +12,7 @@ import polars as pl
 import pytest
 
 from pipeline.formats.model import EventData
+from pipeline.load import Loaded, stack_frames
 from pipeline.rate import RateOptions, rate_period
 from pipeline.rate import columns as c
 from pipeline.rate.classify import _Codes, difference_used, expected_by_table
@@ -19,7 +20,6 @@ from pipeline.rate.players import _by_id, _player_rows
 from pipeline.rate.rows import _grid, _runs, order_games, spans, spread
 from pipeline.rules.ruleset import LISTS, ruleset_for
 from pipeline.rules.vector import difference_used_expr, expected_expr, ruleset_columns
-from pipeline.run import Loaded, _all
 from tests.rate.builders import Event, frames, rate
 
 EVENTS = pl.DataFrame({"event_id": ["a", "b", "c"], c.EV_ORDER: [2, 0, 1]})
@@ -278,9 +278,9 @@ def test_stacked_frames_equal_the_concatenation_by_name(extra: bool) -> None:
     loaded = Loaded(events=[_event("a", False), _event("b", extra), _event("c", False)])
     for frame in ("events", "games"):
         by_name = pl.concat([getattr(e, frame) for e in loaded.events], how="diagonal_relaxed")
-        assert _all(loaded, frame, rechunk=False).equals(by_name)
-        assert _all(loaded, frame).equals(by_name)
-    assert _all(Loaded(), "games", rechunk=False).equals(pl.DataFrame())
+        assert stack_frames(loaded, frame, rechunk=False).equals(by_name)
+        assert stack_frames(loaded, frame).equals(by_name)
+    assert stack_frames(Loaded(), "games", rechunk=False).equals(pl.DataFrame())
 
 
 def test_a_period_with_lower_case_codes_rates_as_with_upper_case() -> None:

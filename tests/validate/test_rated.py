@@ -16,7 +16,8 @@ from pipeline.cli import app
 from pipeline.errors import Problem
 from pipeline.ingest.detect import read_path
 from pipeline.validate.batch import check_events
-from pipeline.validate.files import check_event, validate_paths
+from pipeline.validate.event import check_event
+from pipeline.validate.files import validate_paths
 from pipeline.validate.rated import RATED_EVENT_CODES, rated_event_warnings
 from tests.period.builders import Ev, P, trf
 
