@@ -6,7 +6,7 @@ from __future__ import annotations
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
-from pipeline.validate.checks import player_column
+from pipeline.formats.model import player_column
 from schemas.ingest import Events, Players
 from schemas.registry import Registry
 

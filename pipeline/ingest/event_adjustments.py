@@ -8,7 +8,7 @@ ways, or a decision the file's other fields cannot hold with (an end before the 
 period before the one the event ended in), an ``event-decision-conflict`` error at the
 decision's line and column.
 
-A decision replaces what the reader or `detect.settle_list` decided: a list chosen by the
+A decision replaces what the reader or `schedule.settle_list` decided: a list chosen by the
 schedule is chosen again from decided dates; the reader's ``ambiguous-date`` and
 ``dates-disagree`` warnings (which validation makes errors) go when the decision gives
 both dates; the schedule's warnings go when it gives the list or the time control.
@@ -30,7 +30,7 @@ from pipeline.formats.timecontrol import read_time_control
 from pipeline.ingest.event_decisions import EventDecision
 from schemas.columns import E
 
-# the warnings of a list chosen without the file naming one (detect.settle_list), and
+# the warnings of a list chosen without the file naming one (schedule.settle_list), and
 # of a crosstable whose words name two lists: a decided list or time control replaces them
 LIST_WARNINGS = frozenset(
     {"list-inferred", "list-assumed", "time-control-unread", "list-ambiguous"}
@@ -215,7 +215,7 @@ def _apply(
     lines: dict[str, int],
     file: str,
 ) -> tuple[EventData, list[Adjustment]]:
-    from pipeline.ingest.detect import settle_list
+    from pipeline.formats.schedule import settle_list
     from pipeline.period.calendar import period_of
 
     event_file, name = str(row[E.FILE]), str(row[E.NAME])

@@ -14,6 +14,7 @@ from datetime import date
 import polars as pl
 
 from pipeline.errors import Location, Problem, Severity
+from pipeline.formats.model import player_column
 from schemas.columns import E, G, P
 from schemas.ingest import PENDING_CODE
 
@@ -33,26 +34,6 @@ MIRROR = {
 }  # fmt: skip
 DOUBLE_FORFEIT = "-"
 OPPOSITE_COLOUR = {"w": "b", "b": "w"}
-
-# Where a player field sits in each source format (the `column` of a Location).
-_TRF_COLUMNS = {
-    P.NO: "5-8",
-    P.NAME: "15-47",
-    P.RATING: "49-52",
-    P.FIDE: "58-68",
-    P.POINTS: "81-84",
-}
-_CROSSTABLE_COLUMNS = {P.NO: "SNo", P.NAME: "Name", P.RATING: "Rtg", P.FIDE: "FideID"}
-_CROSSTABLE_COLUMNS[P.POINTS] = "Pts."
-
-
-def player_column(source: str, field: str) -> str:
-    """The column label of a player field in a source format (`Events.source`)."""
-    if source.startswith("trf"):
-        return _TRF_COLUMNS.get(field, field)
-    if source.startswith("crosstable"):
-        return _CROSSTABLE_COLUMNS.get(field, field)
-    return field
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,8 @@ from pipeline.formats.dates import (
 )
 from pipeline.formats.games_csv.read import read_games_csv
 from pipeline.formats.months import month_number
+from pipeline.formats.schedule import settle_list
 from pipeline.formats.trf.read import read_trf
-from pipeline.ingest.detect import settle_list
 from pipeline.validate import reader_problems
 from tests.conftest import FIXTURES
 
@@ -347,7 +347,7 @@ def test_a_single_preamble_date_is_a_one_day_event() -> None:
         D(2025, 4, 30), D(2025, 4, 30), 5,
     )  # fmt: skip
     assert event.problems == []
-    # 5 rounds on one day: the schedule rule (detect.settle_list) says rapid
+    # 5 rounds on one day: the schedule rule (schedule.settle_list) says rapid
     listed = settle_list(event).events.row(0, named=True)
     assert (listed["list"], listed["list_source"]) == ("rapid", "assumed")
     assert "5 rounds in 1 day" in settle_list(event).problems[-1].message

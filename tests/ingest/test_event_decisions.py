@@ -10,8 +10,8 @@ import pytest
 
 from pipeline.errors import InputError, Problem
 from pipeline.formats.model import EventData
+from pipeline.formats.schedule import settle_list
 from pipeline.formats.trf.read import read_trf
-from pipeline.ingest.detect import settle_list
 from pipeline.ingest.event_adjustments import adjustment_problems, apply_event_decisions
 from pipeline.ingest.event_decisions import EventDecision, parse_event_decisions
 

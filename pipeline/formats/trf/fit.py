@@ -38,11 +38,10 @@ from typing import Any
 import polars as pl
 
 from pipeline.errors import InputError, Location, Problem, Severity
-from pipeline.formats.model import EventData
+from pipeline.formats.model import EventData, player_column
 from pipeline.formats.trf import fields as tf
 from pipeline.formats.trf.read import read_trf
 from pipeline.formats.trf.write import TRF26, one_line, time_control_record
-from pipeline.validate.checks import player_column
 from schemas.columns import E, G, P
 from schemas.ingest import PENDING_CODE, Events, Players
 
@@ -291,7 +290,7 @@ def read_back(
 ) -> tuple[EventData | None, list[Problem]]:
     """`text` read as `read_path` reads a TRF file (named `file`), and the fields that
     differ from `target` as ``trf-not-faithful`` errors (module docstring)."""
-    from pipeline.ingest.detect import settle_list
+    from pipeline.formats.schedule import settle_list
 
     row = target.events.row(0, named=True)
     who = _Event(str(row.get(E.FILE) or ""), str(row.get(E.SOURCE) or ""), row[E.NAME], version)

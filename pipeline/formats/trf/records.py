@@ -313,7 +313,7 @@ def _rating_list(
     """(list, list_source, list_reason, time_control): 222 encoded, else 122 (either form,
     `timecontrol.read_time_control`), else the words of 092. A time control whose numbers
     and words name two lists is read by its numbers, with a ``list-words-differ`` warning;
-    one that does not read is left to `detect.settle_list`, which says so."""
+    one that does not read is left to `schedule.settle_list`, which says so."""
     encoded = records.first("222")
     encoded_text = encoded[1].strip() if encoded is not None else ""
     free = records.first("122")

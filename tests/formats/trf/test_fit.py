@@ -16,10 +16,10 @@ from hypothesis import given, settings
 
 from pipeline.errors import Severity
 from pipeline.formats.model import EventData
+from pipeline.formats.schedule import settle_list
 from pipeline.formats.trf.fit import fit_event, read_back
 from pipeline.formats.trf.read import read_trf
 from pipeline.formats.trf.write import write_trf
-from pipeline.ingest.detect import settle_list
 from tests.formats.trf.test_read import FILE, SAMPLE
 from tests.formats.trf.test_write import events
 
