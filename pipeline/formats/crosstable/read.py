@@ -5,9 +5,10 @@ and are read by the same code: preamble rows (database line, tournament name, ``
 update``, details, title), the header row, player rows up to the first blank or
 non-player row, then whatever follows (``Annotation``, ``Tie Break``, ``You find all
 details ...``), which is not read. Both layouts chess-results writes are read, each
-Swiss or round-robin (`crosstable.table`): the final ranking (header ``Rk.``, opponents
-by rank) and the starting rank (header ``No.``, opponents by start number, the rank in a
-column after the points); the layout is recorded in `Events.layout`. Header words of
+Swiss or round-robin (header `crosstable.layout`, rows `crosstable.players`, opponents
+`crosstable.games`): the final ranking (header ``Rk.``, opponents by rank) and the
+starting rank (header ``No.``, opponents by start number, the rank in a column after the
+points); the layout is recorded in `Events.layout`. Header words of
 every language come from `pipeline.formats.crosstable.vocabulary`, the cell grammar from
 `crosstable.cells`.
 
@@ -40,20 +41,15 @@ import polars as pl
 
 from pipeline.errors import InputError, ProblemList, Severity
 from pipeline.formats.crosstable.cells import normalize_cell
-from pipeline.formats.crosstable.preamble import Preamble, list_of, read_preamble
-from pipeline.formats.crosstable.table import (
-    GameRow,
-    Layout,
+from pipeline.formats.crosstable.games import GameRow, resolve_games
+from pipeline.formats.crosstable.layout import Layout, Row, find_header, is_header_row, read_layout
+from pipeline.formats.crosstable.players import (
     PlayerRow,
-    Row,
     assign_start_numbers,
-    find_header,
-    is_header_row,
     is_player_row,
-    read_layout,
     read_player,
-    resolve_games,
 )
+from pipeline.formats.crosstable.preamble import Preamble, list_of, read_preamble
 from pipeline.formats.model import EventData
 from pipeline.formats.xlsx_safety import XlsxLimits, check_xlsx
 from schemas.ingest import (

@@ -2,7 +2,7 @@
 preamble labels, trailer lines, bye words and month names.
 
 Every reader takes its words from here (`crosstable.cells`, `crosstable.preamble`,
-`crosstable.table`, `detect`, `dates`); no second copy lives beside a layout.
+`crosstable.layout`, `detect`, `dates`); no second copy lives beside a layout.
 
 Where the words come from (facts, looked up, not guessed):
 - English, German, Spanish, Portuguese, Russian: chess-results.com pages and Excel/CSV
@@ -14,7 +14,7 @@ Where the words come from (facts, looked up, not guessed):
   for the columns that are translated (``Nom`` / ``Nome`` / ``Naam``, points, rounds).
   They are marked ``unconfirmed``: no export in those languages was at hand to check
   them against. A header in an unknown language is still found by its shape (a name
-  column and round columns), see `crosstable.table.find_header`.
+  column and round columns), see `crosstable.layout.find_header`.
 
 Header keys are compared folded: case, spaces and a trailing dot do not matter
 (``'Pts. '`` = ``'pts'``), see `header_key`.

@@ -68,7 +68,8 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pipeline.formats.timecontrol.text import USUAL_MOVES, TextTimes, read_text, split_colours
+from pipeline.formats.timecontrol.text import USUAL_MOVES, TextTimes, read_text
+from pipeline.formats.timecontrol.tokens import split_colours
 from pipeline.formats.timecontrol.words import LIST_WORDS
 
 STANDARD = "standard"

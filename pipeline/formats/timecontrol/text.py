@@ -3,7 +3,8 @@ time-control line, a flyer (``90'+30"``, ``1:30 + 10``, ``40/120, SD/30 d5``,
 ``100'/40 + 50'/20 + 15' + 30"``, ``90 Minuten für 40 Züge``, ``40 zetten in 1.30 uur``,
 ``90 minuti + 30 secondi a mossa``).
 
-`read_text` gives the stages (moves, base seconds), the increment and the delay, or None;
+`read_text` gives the stages (moves, base seconds), the increment and the delay, or None:
+one pass of a parser over the text's tokens (`timecontrol.tokens`);
 `pipeline.formats.timecontrol` turns them into periods and a rating list, and its
 docstring states the reading rules. The words are those of the project's languages
 (`vocabulary.LANGUAGES`): unit words, increment and delay words, the US ``G``/``SD`` and
@@ -17,19 +18,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
-from pipeline.formats.timecontrol.words import (
-    AFTER,
-    ARTICLE,
-    BLACK,
-    FIRST,
-    FROM,
-    LIST_WORDS,
-    MOVE_ONE,
-    NUMBER_WORDS,
-    ROLES,
-    UNITS,
-    WHITE,
-)
+from pipeline.formats.timecontrol.tokens import Token, normalize, tokenize
 
 USUAL_MOVES = 40  # a period followed by another, its moves not given, is this long
 MAX_MOVES = 200
@@ -38,72 +27,7 @@ MAX_BARE_MINUTES = 360
 HOURS_FORM_MAX = 3  # US `40/2`: a time this small after a move count is in hours
 
 
-def _all(words: dict[str, tuple[str, ...]]) -> list[str]:
-    return [w for lang_words in words.values() for w in lang_words]
-
-
-def _alt(words: list[str] | tuple[str, ...]) -> str:
-    """A regex alternation of `words`, longest first."""
-    return "|".join(sorted({re.escape(w) for w in words}, key=len, reverse=True))
-
-
-_NO_LETTER = r"(?![^\W\d_])"
-_HOURS = rf"(?:(?:{_alt(_all(UNITS['hours']))}){_NO_LETTER})"
-_MINUTES = rf"(?:(?:{_alt(_all(UNITS['minutes']))}){_NO_LETTER}|')"
-_SECONDS = rf"(?:(?:{_alt(_all(UNITS['seconds']))}){_NO_LETTER}|\")"
-_MOVES = rf"(?:(?:{_alt(_all(UNITS['moves']))}){_NO_LETTER})"
-_ANY_UNIT = rf"(?:{_HOURS}|{_MINUTES}|{_SECONDS}|{_MOVES}|/)"
-
-_TOKEN = re.compile(
-    r"@from(?P<from>\d{1,3})@"
-    rf"|(?P<hm>(?P<hm_h>\d{{1,2}}):(?P<hm_m>[0-5]\d)(?::(?P<hm_s>[0-5]\d))?(?!\d)"
-    rf"(?:\s*(?:(?P<hm_hours>{_HOURS})|(?P<hm_minutes>{_MINUTES})))?)"
-    rf"|(?P<hd>(?P<hd_h>\d)\.(?P<hd_m>[0-5]\d)\s*(?:uur|h){_NO_LETTER})"
-    rf"|(?P<hh>(?P<hh_h>\d{{1,2}})\s*{_HOURS}\.?\s*(?:(?:and|und|et|e|y|en)\s+)?"
-    rf"(?P<hh_m>\d{{1,2}})(?![\d.,]\d)(?:\s*{_MINUTES})?(?!\s*(?:{_SECONDS}|{_MOVES}|/)))"
-    r"|(?P<delay>(?<![^\W\d_])d\s?/?\s?(?P<dval>\d{1,3})(?![\d.]))"
-    rf"|(?P<num>\d{{1,5}}(?:\.\d{{1,3}}|,\d{{1,2}}(?=\s*(?:{_HOURS}|{_MINUTES}|{_SECONDS})))?)"
-    rf"(?:[\s-]*(?:(?P<hours>{_HOURS})|(?P<minutes>{_MINUTES})|(?P<seconds>{_SECONDS})"
-    rf"|(?P<moves>{_MOVES})))?"
-    r"|(?P<slash>/)|(?P<plus>\+)|(?P<times>(?<![^\W\d_])x(?=\s*\d))"
-    r"|(?P<word>[^\W\d_]+)|(?P<sep>[,;:.()\[\]&|-])"
-)
-_MOVE_NUMBER = re.compile(
-    rf"(?<![^\W\d_])(?:(?P<prep>{_alt(FROM + AFTER)})\s+)?(?:{ARTICLE})?"
-    rf"(?:(?:{_alt(MOVE_ONE)})\.?\s*(?:no\.?\s*|nr\.?\s*|#\s*)?"
-    rf"(?P<n1>\d{{1,3}}|{_alt(FIRST)})(?!\d|[.,]\d|\s*{_ANY_UNIT}|[^\W\d_])"
-    rf"|(?P<n2>\d{{1,3}}(?:\.|st|nd|rd|th|er|e|ème|°|º|ª)|{_alt(FIRST)})\s+"
-    rf"(?:{_alt(MOVE_ONE)}){_NO_LETTER})"
-)
-_NUMBER_WORD = re.compile(
-    rf"(?<![^\W\d_])({_alt(list(NUMBER_WORDS))})(?=[\s-]+(?:{_HOURS}|{_MINUTES}|{_SECONDS}"
-    rf"|{_MOVES}))"
-)
-_DATE = re.compile(r"(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{2,4}(?!\d)")
 _PAREN_NUMBERS = re.compile(r"\([^()]*\d[^()]*\)")
-_QUOTES = str.maketrans(
-    {"’": "'", "‘": "'", "`": "'", "´": "'", "′": "'", "ʼ": "'", "″": '"', "“": '"', "”": '"',
-     "„": '"', "×": " x "}
-)  # fmt: skip
-_WHITE_WORD = re.compile(rf"(?<![^\W\d_])(?:{_alt(WHITE)}){_NO_LETTER}")
-_BLACK_WORD = re.compile(rf"(?<![^\W\d_])(?:{_alt(BLACK)}){_NO_LETTER}")
-_CLAUSE = re.compile(r"[,;]|\s(?:and|und|y|et|e|en|и|-|–)\s")
-
-
-def _role_of() -> dict[str, str]:
-    found: dict[str, str] = {}
-    for role, words in ROLES.items():
-        for word in _all(words):
-            found.setdefault(word, role)
-    for words in LIST_WORDS.values():
-        for word in _all(words):
-            found.setdefault(word, "list")
-    for word in _all(UNITS["moves"]):
-        found.setdefault(word, "move")
-    return found
-
-
-_ROLE = _role_of()
 
 
 @dataclass(frozen=True)
@@ -117,91 +41,6 @@ class TextTimes:
     increment_from: int = 1
 
 
-@dataclass(frozen=True)
-class _Tok:
-    kind: str  # time, secs, moves, bare, from, delay, slash, plus, times, word, sep
-    value: Fraction = Fraction(0)
-    text: str = ""  # a word's role, a separator's character
-
-
-def normalize(text: str) -> str:
-    """Case folded, quotes and primes made ASCII, move numbers marked (`@from41@`), number
-    words before a unit made digits, dates blanked."""
-    s = text.casefold().translate(_QUOTES).replace("''", '"')
-    s = re.sub(r"(\d)\s*»", r'\1"', s)
-    s = _DATE.sub(" ", s)
-    s = _NUMBER_WORD.sub(lambda m: str(NUMBER_WORDS[m.group(1)]), s)
-    return _MOVE_NUMBER.sub(_move_number, s)
-
-
-def _move_number(match: re.Match[str]) -> str:
-    raw = (match.group("n1") or match.group("n2") or "").rstrip(".stndrhèmeº°ª")
-    number = int(raw) if raw.isdigit() else 1
-    if match.group("prep") in AFTER:
-        number += 1
-    return f" @from{number}@ "
-
-
-def _tokens(s: str) -> list[_Tok]:
-    found: list[_Tok] = []
-    for m in _TOKEN.finditer(s):
-        if m.group("from"):
-            found.append(_Tok("from", Fraction(int(m.group("from")))))
-        elif m.group("hm"):
-            found.append(_clock(m))
-        elif m.group("hd"):
-            found.append(_Tok("time", Fraction(int(m["hd_h"]) * 3600 + int(m["hd_m"]) * 60)))
-        elif m.group("hh"):
-            found.append(_Tok("time", Fraction(int(m["hh_h"]) * 3600 + int(m["hh_m"]) * 60)))
-        elif m.group("delay"):
-            found.append(_Tok("delay", Fraction(int(m.group("dval")))))
-        elif m.group("num"):
-            found.append(_quantity(m))
-        elif m.group("word"):
-            found.append(_Tok("word", text=_ROLE.get(m.group("word"), "unknown")))
-        else:
-            kind = next(k for k in ("slash", "plus", "times", "sep") if m.group(k))
-            found.append(_Tok(kind, text=m.group(kind)))
-    return found
-
-
-def _clock(m: re.Match[str]) -> _Tok:
-    """`1:30` (hours), `1:30:00`, `1:35 uur`; `15:00 min` (minutes:seconds); `14:30` is a
-    clock time, not a period."""
-    first, second = int(m["hm_h"]), int(m["hm_m"])
-    if m.group("hm_minutes"):
-        return _Tok("time", Fraction(first * 60 + second))
-    if m.group("hm_hours") or m.group("hm_s") or first <= 2:
-        return _Tok("time", Fraction(first * 3600 + second * 60 + int(m["hm_s"] or 0)))
-    return _Tok("word", text="unknown")
-
-
-def _quantity(m: re.Match[str]) -> _Tok:
-    value = Fraction(m.group("num").replace(",", "."))
-    if m.group("hours"):
-        return _Tok("time", value * 3600)
-    if m.group("minutes"):
-        return _Tok("time", value * 60)
-    if m.group("seconds"):
-        return _Tok("secs", value)
-    if m.group("moves"):
-        return _Tok("moves", value)
-    return _Tok("bare", value)
-
-
-def split_colours(text: str) -> tuple[str, str] | None:
-    """White's and Black's text of a time control that names both colours (``10 minutes
-    for white and 7 minutes for black, with ...``): each clause naming one colour goes to
-    that colour, the others to both; None when the text does not name both."""
-    s = text.casefold()
-    if not (_WHITE_WORD.search(s) and _BLACK_WORD.search(s)):
-        return None
-    clauses = _CLAUSE.split(s)
-    white = " , ".join(c for c in clauses if not _BLACK_WORD.search(c))
-    black = " , ".join(c for c in clauses if not _WHITE_WORD.search(c))
-    return white, black
-
-
 def read_text(text: str) -> TextTimes | None:
     """The numbers of a free-text time control, None when no base time reads. Numbers in
     parentheses that repeat the text (``15 + 10 (15 minutes ... plus 10 seconds ...)``)
@@ -209,10 +48,10 @@ def read_text(text: str) -> TextTimes | None:
     s = normalize(text)
     rest = _PAREN_NUMBERS.sub(" , ", s)
     if rest != s:
-        found = _Parser(_tokens(rest)).run()
+        found = _Parser(tokenize(rest)).run()
         if found is not None:
             return found
-    return _Parser(_tokens(s)).run()
+    return _Parser(tokenize(s)).run()
 
 
 @dataclass
@@ -224,7 +63,7 @@ class _Stage:
 class _Parser:
     """One pass over the tokens; the rules are in `timecontrol`'s docstring."""
 
-    def __init__(self, toks: list[_Tok]) -> None:
+    def __init__(self, toks: list[Token]) -> None:
         self.toks = toks
         self.stages: list[_Stage] = []
         self.increment: Fraction | None = None
@@ -245,7 +84,7 @@ class _Parser:
 
     # --- looking around ------------------------------------------------------------------
 
-    def _at(self, i: int) -> _Tok | None:
+    def _at(self, i: int) -> Token | None:
         return self.toks[i] if 0 <= i < len(self.toks) else None
 
     def _next(self, i: int) -> int:
@@ -465,3 +304,6 @@ class _Parser:
 
 def _year(value: Fraction) -> bool:
     return value.denominator == 1 and 1900 <= value <= 2099
+
+
+__all__ = ["USUAL_MOVES", "TextTimes", "read_text"]

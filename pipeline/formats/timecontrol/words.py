@@ -2,7 +2,7 @@
 a kind: units, roles (increment, delay, sudden death, the US ``G``/``SD`` and the ``KO``/
 ``QPF`` finishes), the words that name a rating list, number words, the words of move
 numbers (``from move 1``, ``ab dem 40. Zug``, ``dalla prima mossa``) and the colours.
-`pipeline.formats.timecontrol.text` reads with them; `pipeline.formats.timecontrol` takes
+`pipeline.formats.timecontrol.tokens` reads with them; `pipeline.formats.timecontrol` takes
 `LIST_WORDS`.
 """
 

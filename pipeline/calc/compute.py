@@ -1,8 +1,6 @@
-"""The calculator behind `elo calc`: one player's rating change from a list of games.
-
-Pure: `calculate(CalcRequest) -> CalcResult`; the CLI parses the command line with the
-`parse_*` helpers (they raise `CalcInputError`, a ValueError, with a one-line message)
-and prints the result (`pipeline.report.calc_table`, or `CalcResult.to_json`).
+"""The calculation: `calculate(CalcRequest) -> CalcResult`, by FIDE's method (K derived
+or given, the 700 rule), by the other methods of `rules.methods`, or, for an unrated
+player, FIDE's initial rating; each with the notes that explain it.
 
 Choices:
 - Without ``--games`` the player is taken as established (30 or more career games), so
@@ -21,13 +19,19 @@ Choices:
 
 from __future__ import annotations
 
-import datetime as dt
-import re
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 from typing import Final
 
+from pipeline.calc.model import (
+    CalcGame,
+    CalcInputError,
+    CalcRequest,
+    CalcResult,
+    Note,
+    NoteValue,
+    Term,
+)
 from pipeline.i18n import N_
 from pipeline.rules.fide import (
     REASON_OPPONENT_UNRATED,
@@ -43,41 +47,8 @@ from pipeline.rules.methods import EXPECTATIONS, METHODS, KRule, rate_games, var
 from pipeline.rules.ruleset import LISTS, RAPID_K_FROM, RULE_600_FROM, RuleSet, ruleset_for
 
 ALL_METHODS: Final[tuple[str, ...]] = ("fide", *METHODS)
-MAX_RATING: Final[int] = 3500
 REASON_PLAYER_UNRATED = "player-unrated"
-
-_SCORES: Final[dict[str, int]] = {
-    "1": 100, "1.0": 100, "1,0": 100,
-    "0.5": 50, "0,5": 50, ".5": 50, ",5": 50, "½": 50, "=": 50,
-    "0": 0, "0.0": 0, "0,0": 0,
-}  # fmt: skip
-_K_NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 _HUNDRED = Decimal(100)
-
-
-@dataclass(frozen=True)
-class Term:
-    """A word inside a note that is translated with it (a rating list's name)."""
-
-    word: str
-
-
-NoteValue = int | Decimal | str | dt.date | Term
-
-
-@dataclass(frozen=True)
-class Note:
-    """One note of a calculation: an English template (a msgid of the catalogs, with
-    `{name}` fields) and its values, so that a report can write it in any language.
-    `str(note)` is the English text (`--json`'s `notes`)."""
-
-    template: str
-    values: tuple[tuple[str, NoteValue], ...] = ()
-
-    def __str__(self) -> str:
-        return self.template.format(
-            **{k: v.word if isinstance(v, Term) else str(v) for k, v in self.values}
-        )
 
 
 def _note(template: str, **values: NoteValue) -> Note:
@@ -95,149 +66,10 @@ _EXPECTATION_NOTES: Final[dict[str, str]] = {
 }
 
 
-class CalcInputError(ValueError):
-    """A calculator input that cannot be used; the message is one line for the user."""
-
-
-@dataclass(frozen=True)
-class GameInput:
-    opponent: int | None  # None = unrated opponent
-    score: int  # hundredths: 100, 50 or 0
-    text: str = ""
-
-
-KSpec = int | Decimal | str | None  # None / "fide": FIDE's K; "variable"; a number
-
-
-@dataclass(frozen=True)
-class CalcRequest:
-    rating: int | None  # None = unrated player
-    games: tuple[GameInput, ...]
-    on: dt.date
-    list_: str = "standard"
-    method: str = "fide"
-    expectation: str | None = None  # None = the method's default
-    k: KSpec = None
-    career_games: int | None = None
-    birth_year: int | None = None
-    ever_2400: bool = False
-
-
-@dataclass(frozen=True)
-class CalcGame:
-    """One game as reported; values in points (Decimal), None where not applicable."""
-
-    opponent: int | None
-    score: Decimal
-    difference: Decimal | None
-    difference_used: Decimal | None
-    expected: Decimal | None
-    delta: Decimal | None
-    k_delta: Decimal | None
-    rated: bool
-    reason: str
-    rating_before: Decimal | None = None  # sequential method: rating before the game
-
-
-@dataclass(frozen=True)
-class CalcResult:
-    method: str
-    expectation: str
-    rule_set: RuleSet
-    on: dt.date
-    rating_before: int | None
-    k: Decimal | None  # effective K
-    games: tuple[CalcGame, ...]
-    n: int
-    score: Decimal
-    expected: Decimal | None
-    sum_delta: Decimal | None
-    change_unrounded: Decimal | None
-    change: Decimal | None  # whole for FIDE, one decimal for the other methods
-    rating_after: Decimal | None
-    notes: tuple[Note, ...] = ()
-    initial: InitialRating | None = None
-    decimals: int = 2  # decimals of PD / ΔR in reports (4 for non-table expectations)
-    average_opponent: Decimal | None = None  # average method: the average opponent
-    average_difference: Decimal | None = None  # average method: D used against it
-
-
 def _dec(value: Fraction | None) -> Decimal | None:
     if value is None:
         return None
     return Decimal(value.numerator) / Decimal(value.denominator)
-
-
-# --- parsing -------------------------------------------------------------------------
-
-
-def parse_rating(text: str, what: str = "RATING") -> int | None:
-    """A rating 1..3500; ``0`` or ``unrated`` means unrated (None)."""
-    t = text.strip().lower()
-    if t in ("unrated", "0"):
-        return None
-    if not t.isdigit() or not 1 <= int(t) <= MAX_RATING:
-        raise CalcInputError(
-            f"{what}: expected a rating 1..{MAX_RATING}, 0 or 'unrated', got {text!r}"
-        )
-    return int(t)
-
-
-def parse_score(text: str) -> int:
-    """A game score in hundredths: 1, 0.5 (½, =, 0,5), 0."""
-    try:
-        return _SCORES[text.strip()]
-    except KeyError:
-        raise CalcInputError(f"expected a score 1, 0.5 (½ or =) or 0, got {text!r}") from None
-
-
-def parse_game(token: str) -> GameInput:
-    """``OPP:SCORE``, e.g. ``1600:1``, ``1650:0.5``, ``1700:½``, ``unrated:0``."""
-    if token.startswith("-") and not token[1:2].isdigit():
-        raise CalcInputError(f"unknown option {token!r} (see elo calc --help)")
-    opp, sep, score = token.partition(":")
-    if not sep:
-        raise CalcInputError(f"expected OPP:SCORE such as 1600:1 or 1650:½, got {token!r}")
-    try:
-        opponent = parse_rating(opp, "opponent")
-        points = parse_score(score)
-    except CalcInputError as exc:
-        raise CalcInputError(f"game {token!r}: {exc}") from None
-    return GameInput(opponent, points, token)
-
-
-def parse_k(text: str | None) -> KSpec:
-    """``--k``: a positive number (decimals allowed), ``fide`` or ``variable``."""
-    if text is None:
-        return None
-    t = text.strip().lower()
-    if t in ("fide", "variable"):
-        return t
-    if not _K_NUMBER.fullmatch(t):
-        raise CalcInputError(f"--k: expected a positive number, 'fide' or 'variable', got {text!r}")
-    value = Decimal(t.replace(",", "."))
-    if value <= 0:
-        raise CalcInputError(f"--k: expected a K above 0, got {text!r}")
-    if value == value.to_integral_value():
-        return int(value)
-    return value
-
-
-def parse_date(text: str) -> dt.date:
-    try:
-        return dt.date.fromisoformat(text.strip())
-    except ValueError:
-        raise CalcInputError(f"--date: expected a date YYYY-MM-DD, got {text!r}") from None
-
-
-def parse_count(text: str, option: str, low: int, high: int) -> int:
-    t = text.strip()
-    if not t.isdigit() or not low <= int(t) <= high:
-        raise CalcInputError(f"{option}: expected a whole number {low}..{high}, got {text!r}")
-    return int(t)
-
-
-# --- calculation ---------------------------------------------------------------------
 
 
 def calculate(request: CalcRequest) -> CalcResult:
@@ -562,3 +394,6 @@ def _calculate_initial(request: CalcRequest, rs: RuleSet) -> CalcResult:
         notes=tuple(notes),
         initial=ini,
     )
+
+
+__all__ = ["ALL_METHODS", "REASON_PLAYER_UNRATED", "calculate"]
