@@ -18,13 +18,13 @@ to `rating/games/k`, `rapid_rating/rapid_games/rapid_k` or `blitz_…`; the othe
 are null. Every problem of the file is raised together in one InputError (at most
 `RegistryLimits.max_problems` listed).
 
-Speed (bench/registry.py, 1.64 M-line combined list, 269 MB, 2 cores): polars reads the
-lines (one column) in ~0.22 s; the whole read takes ~0.6-0.7 s at ~1 GB peak, about 3x
-the plain read: numpy finds the lines and reads the regular ones' fields from the mapped
-bytes in two threads, polars reads the few other lines as text, copies the names out of
-the bytes and types the columns (rating_list.raw, rating_list.fixed, rating_list.fast). With
-`only_ids` of 100,000 players a read takes ~0.4 s. The XML takes ~25 s per million
-players (expat calls back into Python per element) in bounded memory.
+Speed (`make bench`, 1.64 M-line combined list, 269 MB, 2 cores): polars reads the lines
+(one column) in ~0.2 s and the whole read takes ~1.4 s; with `only_ids` of 100,000 players
+~0.4 s. A byte-level path (numpy over the mapped file) once made the whole read ~0.6 s
+faster; it saved 1-2 % of a three-month chain and nothing of a month's `elo run` (which
+reads the list filtered), so it was removed for one straight path
+(docs/performance.md). The XML takes ~25 s per million players (expat calls back into
+Python per element) in bounded memory.
 """
 
 from __future__ import annotations
@@ -230,8 +230,7 @@ def _read_txt(
     only_ids: Collection[int] | None = None,
     names: NameFilter | None = None,
 ) -> pl.DataFrame:
-    # the fast path pays for every line: for a whole read only
-    lines = read_txt_lines(source, file, raw=only_ids is None and names is None)
+    lines = read_txt_lines(source, file)
     header = lines[TEXT][0] if lines.height else None
     layout = parse_txt_header(header or "", list_name)
     if layout is None:

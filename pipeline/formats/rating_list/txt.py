@@ -23,33 +23,17 @@ a collision just carries trailing characters and is read as it stands. A line wh
 trailing blanks were trimmed cannot be realigned by its length; it is read left-anchored,
 and a misalignment then shows up as a number that does not parse, which is reported.
 
-Reading. `read_txt_lines` reads every line as a polars string (TEXT, one CSV read of the
-file), or, for a whole read, only the lines that are not regular (below); `read_txt_fields`
-has two paths.
-
-- The polars path (`read_txt_fields_polars`), the reference, reads any line. Everything is
-  vectorized over the polars column of lines; only the few long lines get per-row
-  offsets. Each field is cut and stripped once and typed in the same query
-  (`rating_list.fields.typed_columns`), without keeping the cut strings. Fields that are
-  blank together on most lines of the combined list (the four title columns; the rating,
-  games and K of each list) are cut only on the lines where their group is not blank, and
-  are null on the others. The query only flags the lines holding a problem; those few are
-  cut again as strings for `rating_list.fields.convert_fields`, which reports their problems
-  as it would have for the whole file. Its time goes to polars' per-line string work, a
-  slice and a strip (plus a cast for a number) per field cut, some 50-90 ns each.
-- The fast path (rating_list.fast) reads the regular lines: the lines of the file's most
-  common size, ASCII only, so that every field sits at its header offset in bytes. For a
-  whole read, `read_txt_lines` leaves them as bytes: rating_list.raw finds the lines with
-  numpy, RAW holds the regular ones (views of the file's mapped bytes, one fixed-size row
-  per line) and only the other lines are read as TEXT (null on RAW's rows). numpy reads
-  the fields from RAW's bytes (rating_list.fixed); a line it does not vouch for, because it
-  is not regular or holds a value that is not a plain number (`convert_fields` reports all
-  such values), goes the polars path with the file's layout width, which reads it,
-  reports its problems and drops it when blank; its values are put back at its place, so
-  the frame and the problems are the polars path's. Every column is then typed by
-  `typed_columns`. With `only_ids` or names to find, registry.py filters the lines first
-  and the polars path reads the few kept (every line is read as TEXT then: RAW's savings
-  are in the whole file's lines).
+Reading, one straight path from file to frame: `read_txt_lines` reads every line as a
+polars string (TEXT, one CSV read of the file with a separator that does not occur), and
+`read_txt_fields` cuts and types the fields. Everything is vectorized over the column of
+lines; only the few long lines get per-row offsets. Each field is cut and stripped once and
+typed in the same query (`rating_list.fields.typed_columns`), without keeping the cut
+strings. Fields that are blank together on most lines of the combined list (the four title
+columns; the rating, games and K of each list) are cut only on the lines where their group
+is not blank, and are null on the others. The query only flags the lines holding a
+problem; those few are cut again as strings for `rating_list.fields.convert_fields`, which
+reports their problems as it would have for the whole file. With `only_ids` or names to
+find, `rating_list.read` filters the lines first and only the lines kept are cut.
 """
 
 from __future__ import annotations
@@ -75,10 +59,9 @@ from schemas.registry import Registry
 ListName = Literal["standard", "rapid", "blitz"]
 
 TEXT = "text"
-RAW = "raw"  # a regular line's bytes with its line end (list_raw.regular_lines)
 # bytes that never occur in a text rating list; the first absent one splits nothing
 _SEPARATORS = ("\x1f", "\x1e", "\x1d", "\x1c", "\x01", "\x02", "\x03")
-FIRST_SEPARATOR = _SEPARATORS[0]  # what a file is read with first
+_FIRST_SEPARATOR = _SEPARATORS[0]  # what a file is read with first
 
 _TEXT_TAGS = (
     str(Registry.name),
@@ -229,24 +212,14 @@ def _overflow_index(layout: TxtLayout) -> pl.Expr:
     return expr
 
 
-def read_txt_fields(lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget) -> pl.DataFrame:
-    """Typed fields (LINE plus the layout's columns) of the data lines; bad values go to
-    `budget`. `lines` has TEXT (a line without its line end, null when empty) and LINE
-    (1-based line number), and RAW when `read_txt_lines` found regular lines (then TEXT
-    is null on RAW's rows, and the fast path reads them); blank lines are skipped."""
-    if RAW in lines.columns:
-        from pipeline.formats.rating_list import fast as list_fast
-
-        return list_fast.read_fast_fields(lines, layout, budget)
-    return read_txt_fields_polars(lines, layout, budget)
-
-
-def read_txt_fields_polars(
+def read_txt_fields(
     lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget, width: int | None = None
 ) -> pl.DataFrame:
-    """`read_txt_fields` by polars alone, the reference: every line as a string. `width`:
-    the layout width (`layout_width`) of the whole file when `lines` are some of its
-    lines, else it is found from `lines`."""
+    """Typed fields (LINE plus the layout's columns) of the data lines; bad values go to
+    `budget`. `lines` has TEXT (a line without its line end, null when empty) and LINE
+    (1-based line number); blank lines are skipped. `width`: the layout width
+    (`layout_width`) of the whole file when `lines` are some of its lines, else it is
+    found from `lines`."""
     lines = drop_blank_lines(lines)
     if width is None:
         width = layout_width(lines, layout.width)
@@ -295,7 +268,7 @@ def _typed_fields(lines: pl.DataFrame, layout: TxtLayout, budget: ProblemBudget)
     group over the lines where the group is not blank (the others have nulls there). The
     lines holding a problem are cut again as strings and given to `convert_fields`, which
     reports their problems as it would have for the whole file."""
-    groups = blank_groups(layout)
+    groups = _blank_groups(layout)
     grouped = {f.tag for group in groups for f in group.fields}
     filled = [(~group.is_blank()).alias(f"{_FILLED}{i}") for i, group in enumerate(groups)]
     plain = [f for f in layout.fields if f.tag not in grouped]
@@ -361,7 +334,7 @@ class _BlankGroup:
         return pl.col(TEXT).str.slice(self.start, width) == " " * width
 
 
-def blank_groups(layout: TxtLayout) -> list[_BlankGroup]:
+def _blank_groups(layout: TxtLayout) -> list[_BlankGroup]:
     """Each of _BLANK_GROUPS that the layout holds whole (its fields are next to each
     other: the header's tokens come in a fixed order), not running to the line's end."""
     groups: list[_BlankGroup] = []
@@ -421,19 +394,14 @@ def drop_blank_lines(lines: pl.DataFrame) -> pl.DataFrame:
     return lines
 
 
-def layout_width(lines: pl.DataFrame, header_width: int, regular: tuple[int, int] = (0, 0)) -> int:
+def layout_width(lines: pl.DataFrame, header_width: int) -> int:
     """The header width, or the most common line length when most of three or more lines
-    are longer (a file padded beyond its header). `regular`: the count and the length of
-    further ASCII lines of one length, not in `lines` (the ones the fast path read)."""
-    count, length = regular
-    height = lines.height + count
+    are longer (a file padded beyond its header)."""
     longer = lines.select((pl.col(TEXT).str.len_bytes() > header_width).sum()).item()
-    if height < 3 or 2 * (int(longer) + (count if length > header_width else 0)) <= height:
+    if lines.height < 3 or 2 * int(longer) <= lines.height:
         return header_width
     lengths = lines.select(pl.col(TEXT).str.len_chars().alias("n").cast(pl.Int64).value_counts())
     tally = {int(n): int(c) for n, c in lengths.unnest(lengths.columns[0]).iter_rows()}
-    if count:
-        tally[length] = tally.get(length, 0) + count
     most = max(tally.values())
     return max(header_width, max(n for n, c in tally.items() if c == most))
 
@@ -456,11 +424,8 @@ def _separator_for(data: bytes, file: str) -> str:
     )
 
 
-def read_txt_lines(source: Path | bytes, file: str, raw: bool = True) -> pl.DataFrame:
-    """Every line of a text file as TEXT (line end removed, null when empty) with LINE;
-    with `raw`, RAW holds the regular lines instead when most lines are (`_fast_lines`),
-    and TEXT is null on those (a read that keeps a few lines only reads them faster
-    without).
+def read_txt_lines(source: Path | bytes, file: str) -> pl.DataFrame:
+    """Every line of a text file as TEXT (line end removed, null when empty) with LINE.
 
     One polars CSV read with a separator byte that does not occur and no quoting, so each
     line is one field. UTF-8 is read as it is; anything else is decoded like every text
@@ -468,19 +433,13 @@ def read_txt_lines(source: Path | bytes, file: str, raw: bool = True) -> pl.Data
     straight away; when that fails (not UTF-8, or the byte occurs and splits a line) its
     bytes are decoded and read with a separator that does not occur in them.
     """
-    if isinstance(source, Path) and source.stat().st_size == 0:
-        return read_txt_lines(b"", file, raw)
-    lines = _fast_lines(source, file) if raw else None
-    return _text_lines(source, file) if lines is None else lines
-
-
-def _text_lines(source: Path | bytes, file: str) -> pl.DataFrame:
-    """`read_txt_lines` without RAW: every line read as TEXT."""
     if isinstance(source, Path):
+        if source.stat().st_size == 0:
+            return read_txt_lines(b"", file)
         try:
-            frame = read_lines_csv(source, FIRST_SEPARATOR)
+            frame = read_lines_csv(source, _FIRST_SEPARATOR)
         except pl.exceptions.ComputeError:
-            return _text_lines(decode_bytes(source.read_bytes()).encode("utf-8"), file)
+            return read_txt_lines(decode_bytes(source.read_bytes()).encode("utf-8"), file)
     else:
         data = source
         if not data.isascii():
@@ -490,27 +449,6 @@ def _text_lines(source: Path | bytes, file: str) -> pl.DataFrame:
                 data = decode_bytes(data).encode("utf-8")
         frame = read_lines_csv(data, _separator_for(data, file))
     return frame.rechunk().with_row_index(LINE, offset=1)
-
-
-def _fast_lines(source: Path | bytes, file: str) -> pl.DataFrame | None:
-    """The lines with RAW (list_raw.regular_lines; a file's bytes are mapped, not
-    copied), the others read as TEXT by `_text_lines` from their bytes, which it reads
-    as it would the whole file: the regular lines are ASCII, so the others hold every byte
-    that decides the encoding, and the first line (a BOM) among them. None when most lines
-    are not regular, or the first separator occurs (`_text_lines` reads every line then;
-    numpy is imported here, for a rating list only)."""
-
-    from pipeline.formats.rating_list import raw as list_raw
-
-    data = list_raw.map_file(source) if isinstance(source, Path) else source
-    found = list_raw.regular_lines(data, FIRST_SEPARATOR.encode())
-    if found is None:
-        return None
-    others = _text_lines(found.other_bytes, file)
-    if others.height != found.others.size:
-        return None  # not split as polars splits them (not expected)
-    text = _spread(others[TEXT], pl.Series(found.others), found.raw.len())
-    return pl.DataFrame([text]).with_row_index(LINE, offset=1).with_columns(found.raw)
 
 
 def read_lines_csv(source: Path | bytes, separator: str) -> pl.DataFrame:
