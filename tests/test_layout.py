@@ -106,6 +106,16 @@ def test_no_import_circles() -> None:
     assert circles(import_graph()) == []
 
 
+MAX_LINES = 450  # style.md: modules named for what they hold, of a readable size
+
+
+def test_modules_of_a_readable_size() -> None:
+    sizes = {
+        name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in modules().items()
+    }
+    assert {name: n for name, n in sizes.items() if n > MAX_LINES} == {}
+
+
 def test_the_circle_finder_finds_a_circle() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
     assert circles(graph) == [["a", "b", "c"]]

@@ -50,14 +50,8 @@ from pipeline.formats.rating_list.fields import (
     convert_fields,
     finish_registry,
 )
-from pipeline.formats.rating_list.txt import (
-    TEXT,
-    ListName,
-    TxtLayout,
-    parse_txt_header,
-    read_txt_fields,
-    read_txt_lines,
-)
+from pipeline.formats.rating_list.header import ListName, TxtLayout, parse_txt_header
+from pipeline.formats.rating_list.txt import TEXT, read_txt_fields, read_txt_lines
 from pipeline.formats.rating_list.xml import READ_BYTES, read_rating_list_xml
 from pipeline.formats.text import decode_bytes
 from schemas.registry import Registry
