@@ -4,14 +4,26 @@ from __future__ import annotations
 
 import sys
 from datetime import date
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
 if TYPE_CHECKING:
+    from typer._click import Context
+
     from pipeline.profile import Profile
 
-from pipeline.cli.common import LANG, app, pick_lang, usage_error
+from pipeline.cli.common import (
+    LANG,
+    Command,
+    Expectation,
+    Lang,
+    Method,
+    RatingList,
+    app,
+    pick_lang,
+    usage_error,
+)
 from pipeline.cli.profile_command import load_profile
 
 _CALC_VALUE_OPTIONS = (
@@ -27,10 +39,10 @@ _CALC_VALUE_OPTIONS = (
 _CALC_FLAGS = ("--ever-2400", "--no-ever-2400", "--json")
 
 
-class _CalcCommand(typer.core.TyperCommand):
+class _CalcCommand(Command):
     """`elo calc` reports the few parse errors click would catch as one `elo: error:` line."""
 
-    def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
+    def parse_args(self, ctx: Context, args: list[str]) -> list[str]:
         if args and args[-1] in _CALC_VALUE_OPTIONS:
             usage_error(f"{args[-1]}: expected a value after the option")
         for arg in args:
@@ -44,34 +56,46 @@ class _CalcCommand(typer.core.TyperCommand):
 def calc(
     rating: str | None = typer.Argument(
         None,
-        metavar="[RATING]",
+        metavar="RATING",
         help="Your rating; 0 or 'unrated' for an initial rating. Left out: the rating "
         "saved with `elo profile set` (and its other values, where no option is given).",
     ),
     games: list[str] | None = typer.Argument(
         None, metavar="OPP:SCORE...", help="Games, e.g. 1600:1 1650:0.5 1700:½ 1800:0."
     ),
-    list_: str | None = typer.Option(None, "--list", help="standard (default), rapid or blitz."),
-    method: str = typer.Option("fide", "--method", help="fide, continuous, sequential or average."),
-    expectation: str | None = typer.Option(
+    list_: RatingList | None = typer.Option(
+        None, "--list", case_sensitive=False, help="Rating list (default: standard)."
+    ),
+    method: Method = typer.Option("fide", "--method", case_sensitive=False, help="Rating method."),
+    expectation: Expectation | None = typer.Option(
         None,
         "--expectation",
-        help="table, logistic or polynomial (default: table; logistic for continuous "
-        "and sequential).",
+        case_sensitive=False,
+        help="Expected scores (default: table; logistic for continuous and sequential).",
     ),
     k: str | None = typer.Option(
-        None, "--k", help="K: a number (decimals allowed), 'fide' (default) or 'variable'."
+        None,
+        "--k",
+        metavar="[N|fide|variable]",
+        help="K: a number (decimals allowed), 'fide' (default) or 'variable'.",
     ),
     career_games: str | None = typer.Option(
-        None, "--games", help="Rated games before (default: 30 or more, established)."
+        None,
+        "--games",
+        metavar="N",
+        help="Rated games before (default: 30 or more, established).",
     ),
-    birth_year: str | None = typer.Option(None, "--birth-year", help="For the junior K."),
+    birth_year: str | None = typer.Option(
+        None, "--birth-year", metavar="YYYY", help="For the junior K."
+    ),
     ever_2400: bool | None = typer.Option(
         None, "--ever-2400/--no-ever-2400", help="Rating has reached 2400 (or not)."
     ),
-    on: str | None = typer.Option(None, "--date", help="Rules of this date (default: today)."),
+    on: str | None = typer.Option(
+        None, "--date", metavar="YYYY-MM-DD", help="Rules of this date (default: today)."
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    lang: str | None = LANG,
+    lang: Lang | None = LANG,
 ) -> None:
     """What happens to a rating after these games (the rating calculators' job).
 
@@ -114,8 +138,8 @@ def calc(
             games=tuple(parse_game(token) for token in (tokens if rating is None else tokens[1:])),
             on=day,
             list_=(list_ or saved.list_ or "standard").strip().lower(),
-            method=method.strip().lower(),
-            expectation=expectation.strip().lower() if expectation is not None else None,
+            method=method,
+            expectation=expectation,
             k=saved.k if k is None else parse_k(k),
             career_games=saved.games
             if career_games is None

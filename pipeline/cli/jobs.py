@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import date
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, get_args
 
 import typer
 
@@ -32,7 +32,13 @@ from pipeline.cli.common import (
     NO_NAME_MATCH,
     PATHS,
     REGISTRY,
+    Command,
+    Lang,
+    RatingList,
+    Rounding,
+    TrfVersion,
     app,
+    expected_one_of,
     pick_lang,
     print_problems,
     usage_error,
@@ -41,16 +47,20 @@ from pipeline.cli.common import (
 # --- validate -------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=Command)
 def validate(
     paths: list[Path] = PATHS,
     registry: Path | None = typer.Option(
-        None, "--registry", help="FIDE rating list to check the players against."
+        None,
+        "--registry",
+        metavar="FILE",
+        help="FIDE rating list to check the players against.",
     ),
-    list_: str | None = LIST,
+    list_: RatingList | None = LIST,
     rules: str | None = typer.Option(
         None,
         "--rules",
+        metavar="YYYY-MM-DD",
         help="Rule-set date YYYY-MM-DD: settles an event date that reads two ways.",
     ),
     identities: Path | None = IDENTITIES,
@@ -64,7 +74,6 @@ def validate(
 
     Exit 1 if any input is invalid; warnings alone exit 0.
     """
-    _check_list(list_)
     _check_paths(paths, registry, identities, events)
     _check_jobs(jobs)
     rules_date = _parse_date("--rules", rules)
@@ -89,14 +98,6 @@ def validate(
 
 
 # --- run / explain --------------------------------------------------------------------
-
-LIST_CHOICES = ("standard", "rapid", "blitz")
-
-
-def _check_list(value: str | None) -> str | None:
-    if value is not None and value not in LIST_CHOICES:
-        usage_error(f"--list: expected one of standard, rapid, blitz, got {value!r}")
-    return value
 
 
 def _check_jobs(value: int | None) -> int | None:
@@ -145,10 +146,10 @@ def _check_out(out: Path) -> None:
 def _run_options(
     paths: list[Path],
     registry: Path | None,
-    list_: str | None,
+    list_: RatingList | None,
     period: str | None,
     rules: str | None,
-    rounding: str,
+    rounding: Rounding,
     out: Path | None,
     skip_invalid: bool,
     identities: Path | None = None,
@@ -157,11 +158,8 @@ def _run_options(
     events: Path | None = None,
 ) -> RunOptions:
     """The options of run and explain, checked (usage errors exit 2)."""
-    _check_list(list_)
     _check_paths(paths, registry, identities, events)
     _check_jobs(jobs)
-    if rounding not in ("period", "tournament"):
-        usage_error(f"--rounding: expected period or tournament, got {rounding!r}")
     if period is not None and not re.fullmatch(r"\d{4}-(0[1-9]|1[0-2])", period):
         usage_error(f"--period: expected YYYY-MM, got {period!r}")
     from pipeline.load import RunOptions
@@ -199,21 +197,24 @@ def _run_or_exit(options: RunOptions, progress: ProgressFn | None = None) -> Run
         raise typer.Exit(EXIT_INPUT) from None
 
 
-@app.command()
+@app.command(cls=Command)
 def run(
     paths: list[Path] = PATHS,
     registry: Path | None = REGISTRY,
-    list_: str | None = LIST,
-    period: str | None = typer.Option(None, "--period", help="Rating period YYYY-MM."),
+    list_: RatingList | None = LIST,
+    period: str | None = typer.Option(
+        None, "--period", metavar="YYYY-MM", help="Rating period YYYY-MM."
+    ),
     rules: str | None = typer.Option(
         None,
         "--rules",
+        metavar="YYYY-MM-DD",
         help="Rule-set date YYYY-MM-DD for every event (default: each event's start date).",
     ),
-    rounding: str = typer.Option(
+    rounding: Rounding = typer.Option(
         "period", "--rounding", help="Round the change once per period (FIDE) or per tournament."
     ),
-    out: Path = typer.Option(Path("reports"), "--out", help="Output folder."),
+    out: Path = typer.Option(Path("reports"), "--out", metavar="DIR", help="Output folder."),
     skip_invalid: bool = typer.Option(
         False, "--skip-invalid", help="Rate the valid events, list the skipped ones, exit 1."
     ),
@@ -232,14 +233,16 @@ def run(
     pending: Path | None = typer.Option(
         None,
         "--pending",
+        metavar="FILE",
         help="pending.csv of the previous period: unrated players' games toward a rating.",
     ),
     previous_list: Path | None = typer.Option(
         None,
         "--previous-list",
+        metavar="FILE",
         help="The list of the month before the period: Ro of the events that began then.",
     ),
-    lang: str | None = LANG,
+    lang: Lang | None = LANG,
     jobs: int | None = JOBS,
 ) -> None:
     """Rate the events of a rating period; write the workbook, CSV tables and summary."""
@@ -292,17 +295,23 @@ def run(
     raise typer.Exit(outcome.exit_code)
 
 
-@app.command()
+@app.command(cls=Command)
 def explain(
     paths: list[Path] = PATHS,
-    player: int = typer.Option(..., "--player", help="FIDE ID of the player to explain."),
-    registry: Path | None = REGISTRY,
-    list_: str | None = LIST,
-    period: str | None = typer.Option(None, "--period", help="Rating period YYYY-MM."),
-    rules: str | None = typer.Option(
-        None, "--rules", help="Rule-set date YYYY-MM-DD for every event."
+    player: int = typer.Option(
+        ..., "--player", metavar="FIDE_ID", help="FIDE ID of the player to explain."
     ),
-    rounding: str = typer.Option("period", "--rounding", help="period or tournament."),
+    registry: Path | None = REGISTRY,
+    list_: RatingList | None = LIST,
+    period: str | None = typer.Option(
+        None, "--period", metavar="YYYY-MM", help="Rating period YYYY-MM."
+    ),
+    rules: str | None = typer.Option(
+        None, "--rules", metavar="YYYY-MM-DD", help="Rule-set date YYYY-MM-DD for every event."
+    ),
+    rounding: Rounding = typer.Option(
+        "period", "--rounding", help="Round the change once per period (FIDE) or per tournament."
+    ),
     identities: Path | None = IDENTITIES,
     events: Path | None = EVENTS,
     no_name_match: bool = NO_NAME_MATCH,
@@ -329,20 +338,21 @@ def explain(
 # --- convert ----------------------------------------------------------------------------
 
 
-@app.command()
+@app.command(cls=Command)
 def convert(
     paths: list[Path] = PATHS,
-    to: str | None = typer.Option(None, "--to", help="TRF version to write: trf16 or trf26."),
-    out: Path | None = typer.Option(None, "--out", help="Folder for the TRF files."),
+    to: TrfVersion | None = typer.Option(
+        None, "--to", case_sensitive=False, help="TRF version to write."
+    ),
+    out: Path | None = typer.Option(None, "--out", metavar="DIR", help="Folder for the TRF files."),
     registry: Path | None = typer.Option(
         None,
         "--registry",
+        metavar="FILE",
         help="FIDE rating list: FIDE IDs linked by name, and its ratings written.",
     ),
-    list_: str | None = typer.Option(
-        None,
-        "--list",
-        help="Rating list of every event (its ratings are written): standard, rapid or blitz.",
+    list_: RatingList | None = typer.Option(
+        None, "--list", help="Rating list of every event (its ratings are written)."
     ),
     events: Path | None = EVENTS,
     jobs: int | None = JOBS,
@@ -353,18 +363,16 @@ def convert(
     An event that cannot be written faithfully is refused with every reason (exit 1);
     the others are still written.
     """
-    version = (to or "").strip().lower()
-    if version not in ("trf16", "trf26"):
-        usage_error(f"--to: expected trf16 or trf26, got {'nothing' if to is None else repr(to)}")
+    if to is None:
+        usage_error(f"--to: expected {expected_one_of(get_args(TrfVersion))}, got nothing")
     if out is None:
         usage_error("--out: expected the folder to write the TRF files to")
-    _check_list(list_)
     _check_paths(paths, registry, events=events)
     _check_jobs(jobs)
     _check_out(out)
     from pipeline.convert import ConvertOptions, convert_paths, summary_lines
 
-    options = ConvertOptions(paths, version, out, registry, list_, jobs, events)
+    options = ConvertOptions(paths, to, out, registry, list_, jobs, events)
     try:
         with _progress(False) as progress:
             outcome = convert_paths(options, progress)

@@ -11,10 +11,11 @@ import typer
 if TYPE_CHECKING:
     from pipeline.profile import Profile, ProfileError
 
-from pipeline.cli.common import EXIT_INPUT, app, usage_error
+from pipeline.cli.common import EXIT_INPUT, Command, Group, RatingList, app, usage_error
 
 profile_app = typer.Typer(
     name="profile",
+    cls=Group,
     help="The calculator's saved player data: `elo calc` without RATING uses it.",
     no_args_is_help=True,
     add_completion=False,
@@ -49,19 +50,28 @@ def load_profile() -> tuple[Path, Profile | None]:
         _os_error(exc)
 
 
-@profile_app.command("set")
+@profile_app.command("set", cls=Command)
 def profile_set(
-    rating: str | None = typer.Option(None, "--rating", help="Your rating, 1..3500."),
-    list_: str | None = typer.Option(None, "--list", help="standard, rapid or blitz."),
-    birth_year: str | None = typer.Option(None, "--birth-year", help="For the junior K."),
+    rating: str | None = typer.Option(
+        None, "--rating", metavar="RATING", help="Your rating, 1..3500."
+    ),
+    list_: RatingList | None = typer.Option(
+        None, "--list", case_sensitive=False, help="Your rating list."
+    ),
+    birth_year: str | None = typer.Option(
+        None, "--birth-year", metavar="YYYY", help="For the junior K."
+    ),
     career_games: str | None = typer.Option(
-        None, "--games", help="Rated games before (fewer than 30: K 40)."
+        None, "--games", metavar="N", help="Rated games before (fewer than 30: K 40)."
     ),
     ever_2400: bool | None = typer.Option(
         None, "--ever-2400/--no-ever-2400", help="Your rating has reached 2400 (or not)."
     ),
     k: str | None = typer.Option(
-        None, "--k", help="K: a number (decimals allowed), 'fide' or 'variable'."
+        None,
+        "--k",
+        metavar="[N|fide|variable]",
+        help="K: a number (decimals allowed), 'fide' or 'variable'.",
     ),
     unset: list[str] | None = typer.Option(
         None,
@@ -103,7 +113,7 @@ def profile_set(
     typer.echo(f"Saved {path}: {describe_profile(merged) or 'no values'}")
 
 
-@profile_app.command("show")
+@profile_app.command("show", cls=Command)
 def profile_show(
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
 ) -> None:
@@ -119,7 +129,7 @@ def profile_show(
     typer.echo(render_profile(path, saved))
 
 
-@profile_app.command("clear")
+@profile_app.command("clear", cls=Command)
 def profile_clear() -> None:
     """Delete the saved profile (also a damaged one)."""
     from pipeline.profile import clear_profile, profile_path
