@@ -15,8 +15,10 @@ that peak memory is not shared:
 Times are taken inside the child around the call (interpreter start and imports excluded,
 polars' thread pool started in each); peak RSS comes from the child's own rusage
 (`os.wait4`). (a) and (b) are run RUNS times, alternating, (c) and (d) once; it prints every
-run, the best times, the ratio (b)/(a), the worst peak of (b), and whether the targets hold:
-(b) at most TIME_RATIO_TARGET (3x) the baseline's time and peak memory under 1.5 GB.
+run, the best times, the ratio (b)/(a), the worst peak of (b), and whether its peak memory
+stays under 1.5 GB. The ratio is context, no longer a target: what users feel is `elo run`
+(which reads the list filtered, (d)) and a chain (which reads it once); the byte-level
+path that once held it near 3x saved 1-2 % of a chain and was removed (docs/performance.md).
 
 `synthesize_combined_list` is also used by the slow scale test of the registry reader.
 """
@@ -33,7 +35,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 FULL_LIST_PLAYERS = 1_640_000
-TIME_RATIO_TARGET = 3.0
 PEAK_MEMORY_TARGET_BYTES = 1_500_000_000
 RUNS = 3  # the machine may be shared: the best time of each, the worst peak
 
@@ -286,12 +287,8 @@ def main() -> None:
         read_s = min(m.seconds for m in read)
         read_peak = max(m.peak_bytes for m in read)
         ratio = read_s / base_s
-        time_ok = ratio <= TIME_RATIO_TARGET
         memory_ok = read_peak < PEAK_MEMORY_TARGET_BYTES
-        print(
-            f"best (a) {base_s:.2f} s, best (b) {read_s:.2f} s: ratio {ratio:.2f} "
-            f"(target <= {TIME_RATIO_TARGET:g}: {'met' if time_ok else 'MISSED'})"
-        )
+        print(f"best (a) {base_s:.2f} s, best (b) {read_s:.2f} s: ratio {ratio:.2f}")
         print(f"(b) / (c): {read_s / typed.seconds:.2f}")
         print(
             f"(d) what `elo run` reads (only the period's players): {run_path.seconds:.2f} s, "
