@@ -197,8 +197,8 @@ def test_explain_and_convert_take_the_decisions(tmp_path: Path) -> None:
 
 
 def test_the_readme_transcript(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("$ cat events.csv\n", 1)[1].split("```", 1)[0]
+    doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    block = doc.split("$ cat events.csv\n", 1)[1].split("```", 1)[0]
     csv_text, rest = block.split("$ elo ", 1)
     command, *expected = rest.strip("\n").splitlines()
     (tmp_path / "events.csv").write_text(csv_text, encoding="utf-8")

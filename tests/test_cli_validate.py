@@ -243,10 +243,11 @@ def test_empty_folder_is_an_input_error(tmp_path: Path) -> None:
 
 
 def test_readme_transcript_of_invalid_fixtures() -> None:
-    """The README's first `elo validate` transcript is what the command prints (stderr,
-    then stdout)."""
-    readme = (FIXTURES.parent.parent / "README.md").read_text(encoding="utf-8")
-    block = readme.split("$ elo validate ", 1)[1].split("\n\n", 1)[0].split("\n```", 1)[0]
+    """The `elo validate` transcript of the invalid fixtures in docs/cli.md is what the
+    command prints (stderr, then stdout)."""
+    doc = (FIXTURES.parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
+    start = doc.index("$ elo validate tests/fixtures/invalid/") + len("$ elo validate ")
+    block = doc[start:].split("\n\n", 1)[0].split("\n```", 1)[0]
     command, *expected = block.splitlines()
     root = FIXTURES.parent.parent
     paths = [str(root / arg) for arg in command.split()]

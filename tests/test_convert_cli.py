@@ -204,8 +204,8 @@ def test_the_console_summary(tmp_path: Path) -> None:
 
 
 def test_the_readme_transcript(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = readme.split("$ elo convert samples/", 1)[1].split("```", 1)[0]
+    doc = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    block = doc.split("$ elo convert samples/", 1)[1].split("```", 1)[0]
     command, *lines = block.strip("\n").splitlines()
     monkeypatch.chdir(ROOT)
     args = command.split()
