@@ -127,6 +127,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
     pending = loaded.pending
     start_lists: list[pl.DataFrame] = []
     history: list[pl.DataFrame] = []
+    rating_warnings: list[Problem] = []  # every period's rating-stage warnings
     rules = RateOptions(
         rules_date=options.rules_date, rounding=options.rounding, today=options.today
     )
@@ -183,6 +184,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
                 adjustments=[a for a in loaded.adjustments if a.file in files],
             )
             period.summary = build_summary(sub, result, EXIT_OK, {}, warnings)
+            rating_warnings += [*extra, *result.warnings]
             period.summary["period"] = name
             history.append(
                 result.ratings.with_columns(pl.lit(name).alias("period")).select(HISTORY_COLUMNS)
@@ -215,7 +217,8 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
             previous = name
         exit_code = EXIT_INPUT if loaded.errors else EXIT_OK
         outcome = RunOutcome(exit_code, loaded, last, timings=timer.timings, peaks=timer.peaks)
-        outcome.summary = _chain_summary(loaded, periods, exit_code, timer)
+        outcome.rating_warnings = sorted(rating_warnings, key=Problem.sort_key)
+        outcome.summary = _chain_summary(loaded, periods, exit_code, timer, rating_warnings)
         if out is not None:
             from pipeline.report.tables import write_csv_frame, write_summary_json
 
@@ -242,9 +245,16 @@ def _count(summary: dict[str, object], key: str) -> object:
 
 
 def _chain_summary(
-    loaded: Loaded, periods: list[_Period], exit_code: int, timer: Timer
+    loaded: Loaded,
+    periods: list[_Period],
+    exit_code: int,
+    timer: Timer,
+    rating_warnings: list[Problem],
 ) -> dict[str, object]:
-    summary = build_summary(loaded, None, exit_code, timer.timings, loaded.warnings)
+    """The chain's summary.json: its counts, every period's line, and every warning (those
+    of reading and of each period's rating)."""
+    warnings = sorted([*loaded.warnings, *rating_warnings], key=Problem.sort_key)
+    summary = build_summary(loaded, None, exit_code, timer.timings, warnings)
     summary["status"] = "ok" if exit_code == EXIT_OK else "partial"
     summary["events_rated"] = sum(p.count for p in periods)
     summary["periods"] = [

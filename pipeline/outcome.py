@@ -23,6 +23,8 @@ class RunOutcome:
     timings: dict[str, float] = field(default_factory=dict)
     peaks: dict[str, int] = field(default_factory=dict)
     summary: dict[str, object] = field(default_factory=dict)
+    # the warnings of the rating stage (a chain: of every period), beside loaded.problems
+    rating_warnings: list[Problem] = field(default_factory=list)
 
 
 def _problem_dict(p: Problem) -> dict[str, object]:

@@ -100,6 +100,7 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
         late = start_list_problems(loaded.events, period, known, registry_given=True)
     warnings = sorted([*loaded.warnings, *late, *result.warnings], key=Problem.sort_key)
     outcome = RunOutcome(exit_code, loaded, result, timings=timer.timings, peaks=timer.peaks)
+    outcome.rating_warnings = sorted([*late, *result.warnings], key=Problem.sort_key)
     outcome.summary = build_summary(loaded, result, exit_code, timer.timings, warnings)
     outcome.summary["period"] = period  # rated into the list of the 1st of the next month
     if options.out_dir is not None:

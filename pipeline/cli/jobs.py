@@ -270,10 +270,10 @@ def run(
     _check_out(out)
     with _progress(quiet) as progress:
         outcome = _run_or_exit(options, progress)
-    shown = outcome.loaded.problems
-    if outcome.result is not None:
-        shown = sorted([*shown, *outcome.result.warnings], key=lambda p: p.sort_key())
-    print_problems(shown)
+    # every problem of reading, and the rating stage's warnings (a chain: every period's)
+    print_problems(
+        sorted([*outcome.loaded.problems, *outcome.rating_warnings], key=lambda p: p.sort_key())
+    )
     from pipeline.i18n import translator
 
     ignored = translator(language)._(
