@@ -93,3 +93,38 @@ HISTORY_COLUMNS: list[str] = [
     "rating_after",
     "status",
 ]
+
+# --- performance ratings (pipeline.norms; docs/rules.md "Performance ratings") -----------
+
+# performance.csv: one row per player and event. `games`, `score`, `percentage`, `dp` are
+# over the games played over the board; `ra`/`rp` are B.01's (unrated opponents 1400, no
+# floor), `aro`/`tpr` C.07's, then the per-norm Ra/Rp (the floor of the norm sought) and
+# the FIDE-rated-opponents-only view (`rc`: their average).
+PERFORMANCE_COLUMNS: list[str] = [
+    "event",
+    "name",
+    "fide_id",
+    "list",
+    "games",
+    "score",
+    "ra",
+    "percentage",
+    "dp",
+    "rp",
+    "aro",
+    "tpr",
+    "rated_games",
+    "rated_score",
+    "rc",
+    "rated_percentage",
+    "rated_dp",
+    "rated_performance",
+    "ra_gm",
+    "rp_gm",
+    "ra_im",
+    "rp_im",
+    "ra_wgm",
+    "rp_wgm",
+    "ra_wim",
+    "rp_wim",
+]

@@ -19,7 +19,14 @@ from tests.conftest import FIXTURES, ROOT, SAMPLES
 
 REGISTRY = SAMPLES / "registry" / "players_list_foa.txt"
 BAD = FIXTURES / "invalid" / "trf_bad_rating.trf"
-OUTPUTS = {"report.xlsx", "ratings.csv", "games.csv", "identities.csv", "summary.json"}
+OUTPUTS = {
+    "report.xlsx",
+    "ratings.csv",
+    "games.csv",
+    "identities.csv",
+    "performance.csv",
+    "summary.json",
+}
 
 # Named in samples/README.md: the 2650+ player and the initial-rating candidate.
 TOP_PLAYER = 11024940

@@ -38,6 +38,7 @@ from schemas.output import (
     IDENTITY_COLUMNS,
     PENDING_COLUMNS,
     PENDING_EXTRA_COLUMNS,
+    PERFORMANCE_COLUMNS,
     RATINGS_COLUMNS,
 )
 from tests.conftest import ROOT, SHARED
@@ -386,8 +387,9 @@ def test_the_cli_reference_names_every_command_and_option() -> None:
         IDENTITY_COLUMNS,
         HISTORY_COLUMNS,
         [*PENDING_COLUMNS, *PENDING_EXTRA_COLUMNS],
+        PERFORMANCE_COLUMNS,
     ],
-    ids=["ratings", "games", "identities", "history", "pending"],
+    ids=["ratings", "games", "identities", "history", "pending", "performance"],
 )
 def test_the_output_columns_are_the_contract(doc: str, columns: list[str]) -> None:
     text = " ".join((ROOT / doc).read_text(encoding="utf-8").split())

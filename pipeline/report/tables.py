@@ -21,9 +21,10 @@ from typing import TYPE_CHECKING, Protocol
 import polars as pl
 
 from pipeline.errors import Problem
+from pipeline.norms import performance_frame
 from pipeline.report import pretty_json
 from pipeline.report.atomic import atomic_open, atomic_write_text
-from schemas.output import GAMES_COLUMNS, IDENTITY_COLUMNS, RATINGS_COLUMNS
+from schemas.output import GAMES_COLUMNS, IDENTITY_COLUMNS, PERFORMANCE_COLUMNS, RATINGS_COLUMNS
 
 if TYPE_CHECKING:
     from pipeline.report.workbook import WorkbookOptions
@@ -32,6 +33,7 @@ REPORT_XLSX = "report.xlsx"
 RATINGS_CSV = "ratings.csv"
 GAMES_CSV = "games.csv"
 IDENTITIES_CSV = "identities.csv"
+PERFORMANCE_CSV = "performance.csv"
 SUMMARY_JSON = "summary.json"
 ERRORS_TXT = "errors.txt"
 
@@ -111,6 +113,10 @@ def write_games_csv(path: Path, games: pl.DataFrame) -> None:
 
 def write_identities_csv(path: Path, identities: pl.DataFrame) -> None:
     write_csv_frame(path, contract_frame(identities, IDENTITY_COLUMNS, IDENTITIES_CSV))
+
+
+def write_performance_csv(path: Path, performance: pl.DataFrame) -> None:
+    write_csv_frame(path, contract_frame(performance, PERFORMANCE_COLUMNS, PERFORMANCE_CSV))
 
 
 # --- JSON -------------------------------------------------------------------------------
@@ -193,8 +199,9 @@ def write_outputs(
     extra: Sequence[Path] = (),
 ) -> list[Path]:
     """Write ratings.csv, games.csv, identities.csv (given `identities`, the identity
-    stage's table), report.xlsx and (last) summary.json into `out_dir`; `extra` are
-    files written there before (the next list), listed in the summary's outputs.
+    stage's table), performance.csv (pipeline.norms, from the games), report.xlsx and
+    (last) summary.json into `out_dir`; `extra` are files written there before (the next
+    list), listed in the summary's outputs.
 
     `checks` are the warnings for the Checks sheet (default: `result.warnings`);
     `skipped` the errors of events left out. A stale errors.txt of an earlier rejected
@@ -210,13 +217,15 @@ def write_outputs(
         paths.append(out_dir / IDENTITIES_CSV)
     else:
         (out_dir / IDENTITIES_CSV).unlink(missing_ok=True)  # an earlier run's
-    paths.append(out_dir / REPORT_XLSX)
+    paths += [out_dir / PERFORMANCE_CSV, out_dir / REPORT_XLSX]
+    performance = performance_frame(result.games)
 
     def write_tables() -> None:
         write_ratings_csv(paths[0], result.ratings)
         write_games_csv(paths[1], result.games)
         if identities is not None:
             write_identities_csv(paths[2], identities)
+        write_performance_csv(paths[-2], performance)
 
     # the CSVs are written beside the workbook's layout (polars releases the GIL); both
     # are done, or the first error raised, before the summary
@@ -231,6 +240,7 @@ def write_outputs(
             skipped=skipped,
             options=workbook,
             identities=identities,
+            performance=performance,
         )
         tables.result()
     final = dict(summary)
@@ -267,7 +277,7 @@ def write_error_report(
     for a scheduler to pick up. Returns the path of errors.txt."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    for stale in (RATINGS_CSV, GAMES_CSV, IDENTITIES_CSV, REPORT_XLSX):
+    for stale in (RATINGS_CSV, GAMES_CSV, IDENTITIES_CSV, PERFORMANCE_CSV, REPORT_XLSX):
         (out_dir / stale).unlink(missing_ok=True)
     path = out_dir / ERRORS_TXT
     atomic_write_text(path, error_report_text(problems))

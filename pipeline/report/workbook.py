@@ -1,4 +1,5 @@
-"""report.xlsx: Summary, Top changes, Games, Events, Identities, Checks and Cards sheets.
+"""report.xlsx: Summary, Top changes, Games, Events, Performance, Identities, Checks and Cards
+sheets.
 
     write_workbook(path, ratings=..., games=..., events=..., checks=..., skipped=...)
 
@@ -50,6 +51,7 @@ from pipeline.report.workbook_sheets import (
     events_sheet,
     games_sheet,
     identities_sheet,
+    performance_sheet,
     summary_sheet,
     top_changes_sheet,
 )
@@ -349,6 +351,7 @@ def _layout(
     styles: dict[str, int],
     options: WorkbookOptions,
     identities: pl.DataFrame | None = None,
+    performance: pl.DataFrame | None = None,
 ) -> _Layout:
     layout = _Layout()
     tr = options.translator
@@ -374,6 +377,8 @@ def _layout(
         events_sheet(events, games, tr),
     ):
         layout.parts += _table_parts(sheet, styles, options)
+    if performance is not None:
+        layout.parts += _table_parts(performance_sheet(performance, tr), styles, options)
     if identities is not None:
         layout.parts += _table_parts(identities_sheet(identities, tr), styles, options)
     checks_table = checks_sheet(checks, skipped, layout.shown_notes, tr)
@@ -392,16 +397,20 @@ def write_workbook(
     skipped: Sequence[Problem] = (),
     options: WorkbookOptions | None = None,
     identities: pl.DataFrame | None = None,
+    performance: pl.DataFrame | None = None,
 ) -> list[Problem]:
     """Write report.xlsx atomically. Returns the notes it added to the Checks sheet (caps
     that took effect); `skipped` are the errors of events left out of the run;
-    `identities` (the identity stage's table) adds the Identities sheet."""
+    `identities` (the identity stage's table) adds the Identities sheet, `performance`
+    (performance.csv's rows, pipeline.norms) the Performance sheet."""
     options = options or WorkbookOptions()
     stamp = options.stamp or _document_stamp(events)
     wb = Workbook(write_only=True)
     first = wb.create_sheet("Summary")
     styles = register_styles(first, date_format=options.translator.excel_date_format())
-    layout = _layout(ratings, games, events, checks, skipped, styles, options, identities)
+    layout = _layout(
+        ratings, games, events, checks, skipped, styles, options, identities, performance
+    )
 
     sheets: list[tuple[Any, _Part]] = []
     for i, part in enumerate(layout.parts):

@@ -1,5 +1,5 @@
-"""The table sheets of report.xlsx: Summary, Top changes, Games, Events, Identities,
-Checks.
+"""The table sheets of report.xlsx: Summary, Top changes, Games, Events, Performance,
+Identities, Checks.
 
 Each builder returns a `TableSheet`: the rows as a polars frame plus the columns to show
 (header, value expression, style). workbook.py lays them out; nothing here touches openpyxl.
@@ -333,3 +333,40 @@ def identities_sheet(identities: pl.DataFrame, tr: Translator | None = None) -> 
         Col(_("Evidence"), pl.col("evidence")),
     ]
     return TableSheet(_("Identities"), identities, cols)
+
+
+# --- Performance ------------------------------------------------------------------------
+
+
+def performance_sheet(performance: pl.DataFrame, tr: Translator | None = None) -> TableSheet:
+    """performance.csv's rows (pipeline.norms.performance): the norm Rp (B.01), per norm
+    sought with its floor, C.07's ARO and TPR, and the FIDE-rated-opponents-only view.
+    Headers that are the regulations' symbols (Ra, dp, Rp, ARO, TPR, Rc) stay as they are."""
+    _ = (tr or translator())._
+
+    cols = [
+        Col(_("Event"), pl.col("event")),
+        Col(_("Name"), pl.col("name")),
+        Col(_("FIDE ID"), pl.col("fide_id"), "int"),
+        Col(_("List"), pl.col("list")),
+        Col(_("Games"), pl.col("games"), "int"),
+        Col(_("Score"), pl.col("score"), "score"),
+        Col("Ra", pl.col("ra"), "int"),
+        Col("%", pl.col("percentage"), "int"),
+        Col("dp", pl.col("dp"), "signed0"),
+        Col("Rp", pl.col("rp"), "int"),
+        *(
+            Col(f"{symbol} {title}", pl.col(f"{symbol.lower()}_{title.lower()}"), "int")
+            for title in ("GM", "IM", "WGM", "WIM")
+            for symbol in ("Ra", "Rp")
+        ),
+        Col("ARO", pl.col("aro"), "int"),
+        Col("TPR", pl.col("tpr"), "int"),
+        Col(_("Rated games"), pl.col("rated_games"), "int"),
+        Col("Rated score", pl.col("rated_score"), "score"),
+        Col("Rc", pl.col("rc"), "int"),
+        Col("Rc %", pl.col("rated_percentage"), "int"),
+        Col("Rc dp", pl.col("rated_dp"), "signed0"),
+        Col("Rc + dp", pl.col("rated_performance"), "int"),
+    ]
+    return TableSheet("Performance", performance, cols)

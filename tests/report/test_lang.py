@@ -127,11 +127,14 @@ def test_console_chain_periods_in_spanish() -> None:
 # --- report.xlsx ----------------------------------------------------------------------------
 
 SHEETS = {
-    "it": ["Riepilogo", "Variazioni maggiori", "Partite", "Tornei", "Identità", "Controlli",
-           "Schede"],
-    "es": ["Resumen", "Mayores cambios", "Partidas", "Torneos", "Identidades", "Comprobaciones",
-           "Fichas"],
+    "it": ["Riepilogo", "Variazioni maggiori", "Partite", "Tornei", "Performance", "Identità",
+           "Controlli", "Schede"],
+    "es": ["Resumen", "Mayores cambios", "Partidas", "Torneos", "Performance", "Identidades",
+           "Comprobaciones", "Fichas"],
 }  # fmt: skip
+PERFORMANCE = ["Ra", "%", "dp", "Rp", "Ra GM", "Rp GM", "Ra IM", "Rp IM", "Ra WGM", "Rp WGM",
+               "Ra WIM", "Rp WIM", "ARO", "TPR"]  # fmt: skip
+RATED_ONLY = ["Rated score", "Rc", "Rc %", "Rc dp", "Rc + dp"]
 HEADERS = {
     "it": {
         "Riepilogo": ["ID FIDE", "Nome", "Fed", "Titolo", "Lista", "Ro", "K", "Partite", "Punti",
@@ -148,6 +151,8 @@ HEADERS = {
         "Identità": ["Stato", "Torneo", "File", "Riga", "N.", "Nome", "Fed", "Elo", "ID FIDE",
                      "Metodo", "Candidati", "Riscontri"],
         "Controlli": ["Tipo", "File", "Riga", "Colonna", "Codice", "Messaggio"],
+        "Performance": ["Torneo", "Nome", "ID FIDE", "Lista", "Partite", "Punti", *PERFORMANCE,
+                        "Partite valutate", *RATED_ONLY],
     },
     "es": {
         "Resumen": ["ID FIDE", "Nombre", "Fed", "Título", "Lista", "Ro", "K", "Partidas",
@@ -164,6 +169,8 @@ HEADERS = {
         "Identidades": ["Estado", "Torneo", "Archivo", "Línea", "N.º", "Nombre", "Fed", "Elo",
                         "ID FIDE", "Método", "Candidatos", "Pruebas"],
         "Comprobaciones": ["Tipo", "Archivo", "Línea", "Columna", "Código", "Mensaje"],
+        "Performance": ["Torneo", "Nombre", "ID FIDE", "Lista", "Partidas", "Puntos",
+                        *PERFORMANCE, "Partidas valoradas", *RATED_ONLY],
     },
 }  # fmt: skip
 CARDS = {
@@ -231,8 +238,8 @@ def test_workbook_in_italian_and_spanish(lang: str, english_run: Path, tmp_path:
             for a, b in zip(row_a, row_b, strict=True):
                 if isinstance(b.value, int | float) and not isinstance(b.value, bool):
                     assert (a.value, a.number_format) == (b.value, b.number_format)
-    checks = [row[0].value for row in wb[SHEETS[lang][5]].iter_rows(min_row=2)]
+    checks = [row[0].value for row in wb[SHEETS[lang][6]].iter_rows(min_row=2)]
     assert set(checks) == {kind}  # the sample period has warnings only
     # the CSV and JSON outputs are the same in every language
-    for name in ("ratings.csv", "games.csv", "identities.csv"):
+    for name in ("ratings.csv", "games.csv", "identities.csv", "performance.csv"):
         assert (out / name).read_bytes() == (english_run / name).read_bytes(), name

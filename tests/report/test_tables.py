@@ -131,16 +131,17 @@ def test_summary_json_rejects_unknown_objects() -> None:
         summary_text({"frame": pl.DataFrame()})
 
 
-def test_write_outputs_writes_the_four_files(tmp_path: Path) -> None:
+def test_write_outputs_writes_the_five_files(tmp_path: Path) -> None:
     out = tmp_path / "reports"
     (out).mkdir()
     (out / "errors.txt").write_text("stale errors of an earlier rejected run")
     summary: dict[str, object] = {"status": "ok", "exit_code": 0, "timings": {"rate": 0.1}}
     written = write_outputs(sample_result(), out, summary=summary)
-    assert [p.name for p in written] == ["ratings.csv", "games.csv", "report.xlsx", "summary.json"]
+    names = ["ratings.csv", "games.csv", "performance.csv", "report.xlsx", "summary.json"]
+    assert [p.name for p in written] == names
     assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in written)
     loaded = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    assert loaded["outputs"] == ["ratings.csv", "games.csv", "report.xlsx", "summary.json"]
+    assert loaded["outputs"] == names
     assert "report_notes" not in loaded
     assert loaded["timings"]["rate"] == 0.1
     assert loaded["timings"]["report"] > 0
