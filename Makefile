@@ -54,10 +54,11 @@ check: lint test
 catalogs: $(STAMP)
 	$(BIN)/pybabel compile -d pipeline/locale -D elo --statistics
 
-# after changing texts in the code: the .po files take the new msgids (translate them,
+# after changing texts in the code or the templates (babel.cfg: where they are marked): the
+# .po files take the new msgids (translate them,
 # then make catalogs)
 catalogs-update: $(STAMP)
-	$(BIN)/pybabel extract --no-location --width 100 -o .elo.pot pipeline
+	$(BIN)/pybabel extract --no-location --width 100 -F babel.cfg -o .elo.pot pipeline
 	$(BIN)/pybabel update -i .elo.pot -d pipeline/locale -D elo --width 100 \
 		--no-fuzzy-matching --ignore-obsolete
 	rm -f .elo.pot

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCHES = ["engine", "single", "registry", "pipeline", "chain"]
+BENCHES = ["engine", "single", "registry", "pipeline", "chain", "serve"]
 
 
 def main(argv: list[str]) -> int:

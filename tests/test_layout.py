@@ -155,3 +155,27 @@ def test_layers_import_downwards(layer: str, forbidden: tuple[str, ...]) -> None
         if any(target == f or target.startswith(f + ".") for f in forbidden)
     )
     assert wrong == []
+
+
+def test_only_the_cli_imports_the_web_layer() -> None:
+    """`pipeline.web` (elo serve) sits beside the CLI: it calls the jobs, and nothing but
+    the CLI's `elo serve` command imports it."""
+    wrong = sorted(
+        f"{module} -> {target}"
+        for module, targets in import_graph().items()
+        if not module.startswith(("pipeline.web", "pipeline.cli"))
+        for target in targets
+        if target == "pipeline.web" or target.startswith("pipeline.web.")
+    )
+    assert wrong == []
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    """docs/architecture.md matches the tree: every module's name is on the page."""
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = sorted(
+        name
+        for name, path in modules().items()
+        if path.stem != "__init__" and path.stem not in page
+    )
+    assert missing == []

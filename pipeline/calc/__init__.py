@@ -28,6 +28,7 @@ from pipeline.calc.parse import (
     parse_rating,
     parse_score,
 )
+from pipeline.calc.request import parse_request, split_games
 
 __all__ = [
     "ALL_METHODS",
@@ -48,5 +49,7 @@ __all__ = [
     "parse_game",
     "parse_k",
     "parse_rating",
+    "parse_request",
     "parse_score",
+    "split_games",
 ]

@@ -11,6 +11,7 @@ keys plus a few more, in English whatever the language. Pure: returns a string o
 from __future__ import annotations
 
 import unicodedata
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from typing import Final
@@ -207,11 +208,23 @@ def _answer_line(result: CalcResult, tr: Translator) -> str | None:
     return "; ".join(parts)
 
 
-def render_calc(result: CalcResult, *, ascii_only: bool = False, lang: str = DEFAULT_LANG) -> str:
-    """The readable calculation: games table, totals, rule set and notes, in `lang`."""
+@dataclass(frozen=True)
+class CalcSections:
+    """A calculation's texts in one language, for the text page and the web page alike."""
+
+    heading: list[str]  # rating, list and date; method; rule set
+    header: list[str]  # the games table's column titles
+    rows: list[list[str]]  # one per game, the notes' reason last
+    totals: list[tuple[str, str]]  # label, value
+    answer: str | None  # the es/it answer line
+    notes: list[str]
+
+
+def calc_sections(result: CalcResult, lang: str = DEFAULT_LANG) -> CalcSections:
+    """The calculation's parts, numbers written as `lang` writes them."""
     tr = translator(lang)
     before = tr._("unrated") if result.rating_before is None else tr.number(result.rating_before)
-    lines = [
+    heading = [
         tr._("Rating {rating}, {list} list, {date}").format(
             rating=before, list=tr._(result.rule_set.list), date=tr.date(result.on)
         ),
@@ -219,26 +232,37 @@ def render_calc(result: CalcResult, *, ascii_only: bool = False, lang: str = DEF
             method=tr._(_METHOD_TITLES[result.method]), expectation=tr._(result.expectation)
         ),
         tr._("Rule set: {rules}").format(rules=describe_rule_set(result.rule_set, tr)),
-        "",
     ]
     header = ["#", tr._("Opponent"), tr._("Score")]
     if result.method == "sequential":
         header.append(tr._("Rating"))
     pd = "PD" if result.method == "fide" else "E"
     header += ["D", tr._("D used"), pd, "ΔR", "K·ΔR", tr._("Note")]
-    rows = [_game_cells(i, g, result, tr) for i, g in enumerate(result.games, start=1)]
-    lines += _table(header, rows, left=0)
+    return CalcSections(
+        heading=heading,
+        header=header,
+        rows=[_game_cells(i, g, result, tr) for i, g in enumerate(result.games, start=1)],
+        totals=_totals(result, tr),
+        answer=_answer_line(result, tr) if lang in _ANSWER_LINE else None,
+        notes=[note_text(note, tr) for note in result.notes],
+    )
+
+
+def render_calc(result: CalcResult, *, ascii_only: bool = False, lang: str = DEFAULT_LANG) -> str:
+    """The readable calculation: games table, totals, rule set and notes, in `lang`."""
+    tr = translator(lang)
+    parts = calc_sections(result, lang)
+    lines = [*parts.heading, ""]
+    lines += _table(parts.header, parts.rows, left=0)
     lines.append("")
-    totals = _totals(result, tr)
-    width = max(len(label) for label, _ in totals)
-    lines += [f"{label.ljust(width)}  {value}" for label, value in totals]
-    answer = _answer_line(result, tr) if lang in _ANSWER_LINE else None
-    if answer is not None:
-        lines += ["", answer]
-    if result.notes:
+    width = max(len(label) for label, _ in parts.totals)
+    lines += [f"{label.ljust(width)}  {value}" for label, value in parts.totals]
+    if parts.answer is not None:
+        lines += ["", parts.answer]
+    if parts.notes:
         lines.append("")
         lines.append(tr._("Notes:"))
-        lines += [f"  - {note_text(note, tr)}" for note in result.notes]
+        lines += [f"  - {note}" for note in parts.notes]
     text = "\n".join(lines)
     if ascii_only:
         for uni, plain in _ASCII.items():
