@@ -48,6 +48,12 @@ def serve(
     max_upload_mb: float = typer.Option(
         200.0, "--max-upload-mb", metavar="N", help="Largest upload accepted, in MB."
     ),
+    keep_minutes: float = typer.Option(
+        60.0,
+        "--keep-minutes",
+        metavar="N",
+        help="Minutes a rating's files are kept for its downloads, then deleted.",
+    ),
 ) -> None:
     """The calculator (/calc) and the rating of files (/) in a browser, and a JSON API
     (/api/calc, /api/rate, /api/health) with the command line's contracts. Stop with
@@ -56,13 +62,20 @@ def serve(
         usage_error(f"--port: expected a port 1..65535, got {port}")
     if not max_upload_mb > 0:
         usage_error(f"--max-upload-mb: expected a size above 0, got {max_upload_mb:g}")
+    if not keep_minutes > 0:
+        usage_error(f"--keep-minutes: expected minutes above 0, got {keep_minutes:g}")
     if registry is not None and not registry.is_file():
         usage_error(f"--registry: no such file {registry}")
     import uvicorn
 
     from pipeline.web import ServeConfig, create_app
 
-    config = ServeConfig(registry=registry, lang=pick_lang(lang), max_upload_mb=max_upload_mb)
+    config = ServeConfig(
+        registry=registry,
+        lang=pick_lang(lang),
+        max_upload_mb=max_upload_mb,
+        keep_minutes=keep_minutes,
+    )
     shown = host if _loopback(host) or ":" not in host else f"[{host}]"
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{port}/calc"
     typer.echo(f"elo serve: {url} (Ctrl+C stops)")

@@ -18,6 +18,7 @@ from typing import Final
 
 from pipeline.calc import CalcGame, CalcResult, Note, Term
 from pipeline.i18n import DEFAULT_LANG, N_, Translator, translator
+from pipeline.report.calc_rules import applied_rules
 from pipeline.rules.fide import round_decimal_half_away
 from pipeline.rules.ruleset import RuleSet
 
@@ -218,6 +219,21 @@ class CalcSections:
     totals: list[tuple[str, str]]  # label, value
     answer: str | None  # the es/it answer line
     notes: list[str]
+    result_line: str | None = None  # the answer line in every language (the web page's)
+    summary: str | None = None  # "x points of n (expected y)"
+    rules: tuple[str, ...] = ()  # the special rules met, with their dates (calc_rules)
+
+
+def _points_of(result: CalcResult, tr: Translator) -> str | None:
+    """`1½ points of 3 (expected 1.46)`: the score of the games counted."""
+    if not result.n:
+        return None
+    expected = "-" if result.expected is None else _fixed(result.expected, 2, tr=tr)
+    return tr.ngettext(
+        "{score} point of {n} (expected {expected})",
+        "{score} points of {n} (expected {expected})",
+        1 if result.score in (Decimal(1), Decimal("0.5")) else 2,  # the points' plural
+    ).format(score=_points(result.score), n=result.n, expected=expected)
 
 
 def calc_sections(result: CalcResult, lang: str = DEFAULT_LANG) -> CalcSections:
@@ -245,6 +261,9 @@ def calc_sections(result: CalcResult, lang: str = DEFAULT_LANG) -> CalcSections:
         totals=_totals(result, tr),
         answer=_answer_line(result, tr) if lang in _ANSWER_LINE else None,
         notes=[note_text(note, tr) for note in result.notes],
+        result_line=_answer_line(result, tr),
+        summary=_points_of(result, tr),
+        rules=tuple(applied_rules(result, tr)),
     )
 
 

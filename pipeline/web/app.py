@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -67,12 +69,21 @@ async def _http_problem(request: Request, exc: Exception) -> Response:
 def create_app(config: ServeConfig | None = None) -> Starlette:
     """The application: `uvicorn.run(create_app(config))`."""
     config = config or ServeConfig()
-    store = JobStore(config.max_jobs)
+    store = JobStore(config.max_jobs, config.keep_minutes * 60)
+
+    async def sweep() -> None:
+        """Expired ratings deleted even when no request comes."""
+        while True:
+            await anyio.sleep(min(60.0, max(1.0, store.keep_seconds / 4)))
+            await anyio.to_thread.run_sync(store.expire)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         try:
-            yield
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(sweep)
+                yield
+                tasks.cancel_scope.cancel()
         finally:
             store.clear()
 

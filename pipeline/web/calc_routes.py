@@ -17,6 +17,7 @@ from pipeline.calc import (
     calculate,
     parse_request,
 )
+from pipeline.report.calc_chart import expectation_chart
 from pipeline.report.calc_table import calc_json, calc_sections
 from pipeline.rules.methods import EXPECTATIONS
 from pipeline.rules.ruleset import LISTS
@@ -70,12 +71,15 @@ async def api_calc(request: Request) -> Response:
 async def calc_page(request: Request) -> Response:
     q = request.query_params
     asked = any(q.get(name) for name in ("rating", "game"))
-    sections, error = None, None
+    sections, chart, error = None, None, None
     if asked:
         try:
-            sections = calc_sections(calculate(request_of(request)), page_lang(request))
+            result = calculate(request_of(request))
         except CalcInputError as exc:
             error = str(exc)
+        else:
+            sections = calc_sections(result, page_lang(request))
+            chart = expectation_chart(result)
     form = {name: q.get(name, "") for name in FIELDS}
     form["game"] = "\n".join(q.getlist("game"))
     template = "calc_answer.html" if q.get("partial") == "1" else "calc.html"
@@ -85,6 +89,7 @@ async def calc_page(request: Request) -> Response:
         400 if error is not None else 200,
         form=form,
         sections=sections,
+        chart=chart,
         error=error,
         lists=LISTS,
         methods=ALL_METHODS,

@@ -34,6 +34,11 @@ class ServeConfig:
     lang: str = DEFAULT_LANG  # the pages' language when neither ?lang= nor the browser says
     max_upload_mb: float = 200.0  # a request body above it is refused (413)
     max_jobs: int = 20  # ratings kept for their downloads; the oldest is deleted first
+    keep_minutes: float = 60.0  # a rating's files are deleted this long after it
+
+
+BODY_TAIL = "body_tail"  # request.state: the body's last bytes (a multipart's closing line)
+TAIL_BYTES = 256
 
 
 class UploadTooLarge(Exception):
@@ -57,13 +62,17 @@ class LimitUpload:
             await too_large(scope, self.limit)(scope, receive, send)
             return
         seen = 0
+        state = scope.setdefault("state", {})
+        state[BODY_TAIL] = b""
 
         async def counted() -> Message:
             nonlocal seen
             message = await receive()
-            seen += len(message.get("body", b""))
+            body = message.get("body", b"")
+            seen += len(body)
             if seen > self.limit:
                 raise UploadTooLarge
+            state[BODY_TAIL] = (state[BODY_TAIL] + body)[-TAIL_BYTES:]
             return message
 
         await self.app(scope, counted, send)

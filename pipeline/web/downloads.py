@@ -41,7 +41,7 @@ def _convert(job: Job, version: str) -> ConvertOutcome:
     """`elo convert` of the job's files, once per version (later downloads reuse it)."""
     out = job.folder / version
     with job.lock:
-        options = ConvertOptions([job.inputs], version, out, job.registry, job.list_override, 1)
+        options = ConvertOptions(list(job.files), version, out, job.registry, job.list_override, 1)
         if out.is_dir():
             return ConvertOutcome(0, version)
         out.mkdir()

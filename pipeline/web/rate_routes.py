@@ -1,8 +1,10 @@
 """Rating files: `GET /` (the upload form), `POST /rate` (the result page, or `elo
 validate`'s report with `action=validate`), `POST /api/rate` (summary.json's object plus
 `ratings`, ratings.csv's rows, and `downloads`, the outputs' addresses). The form's fields
-are named as `elo run`'s options: `files` (one or more), `registry` (a rating list; else
-the server's --registry), `list`, `period`, `rules`, `rounding`. Each rating runs `elo
+are named as `elo run`'s options: `files` (one or more; a `.zip` of them is unpacked,
+`pipeline.web.uploads`), `registry` (a rating list; else the server's --registry),
+`identities` and `events` (the officer's decision files), `list`, `period`, `rules`,
+`rounding`. Each rating runs `elo
 run`'s job (`pipeline.run.run_job`) into a temporary folder of its own, kept for the
 downloads (`pipeline.web.downloads`)."""
 
@@ -13,8 +15,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from python_multipart.exceptions import MultipartParseError
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -24,13 +28,27 @@ from pipeline.load import PeriodUsageError, RunOptions
 from pipeline.outcome import RunOutcome
 from pipeline.rules.ruleset import LISTS
 from pipeline.validate.files import ValidationReport
-from pipeline.web.common import ServeConfig, page_lang, problem_dicts, problem_response, render
+from pipeline.web.common import (
+    BODY_TAIL,
+    ServeConfig,
+    page_lang,
+    problem_dicts,
+    problem_response,
+    render,
+)
+from pipeline.web.rate_view import changes_histogram, identities_to_review, rated_event_checks
 from pipeline.web.store import Job, JobStore
+from pipeline.web.uploads import (
+    MAX_FILES,
+    UploadRefused,
+    is_zip,
+    save_upload,
+    save_zip,
+)
 
 ROUNDINGS = ("period", "tournament")  # pipeline.rate.engine.ROUNDINGS (loads polars)
-MAX_FILES = 200
 _PERIOD = re.compile(r"\d{4}-(0[1-9]|1[0-2])")
-_UNSAFE = re.compile(r"[^\w.-]+")
+_BOUNDARY = re.compile(r"boundary=([^;]+)")
 
 
 class FormError(ValueError):
@@ -40,29 +58,6 @@ class FormError(ValueError):
         super().__init__(message)
         self.status = status
         self.code = code
-
-
-def safe_name(filename: str | None, index: int) -> str:
-    """An uploaded file's name without its folders, in letters, digits, `.`, `-`, `_`:
-    never a path out of the job's folder, never a hidden file."""
-    base = re.split(r"[\\/]", filename or "")[-1]
-    name = _UNSAFE.sub("_", base).strip("._")[:120]
-    return name or f"upload-{index}"
-
-
-async def _save(upload: UploadFile, folder: Path, index: int, taken: set[str]) -> Path:
-    name = safe_name(upload.filename, index)
-    stem, dot, suffix = name.rpartition(".")
-    n = 1
-    while name.lower() in taken:
-        n += 1
-        name = f"{stem}-{n}.{suffix}" if dot else f"{suffix}-{n}"
-    taken.add(name.lower())
-    path = folder / name
-    with path.open("wb") as out:
-        while chunk := await upload.read(1 << 20):
-            out.write(chunk)
-    return path
 
 
 def _choice(field: str, value: str, choices: Sequence[str]) -> str | None:
@@ -81,22 +76,53 @@ def _text(form: FormData, name: str) -> str:
 
 async def _prepare(request: Request, job: Job) -> tuple[str, RunOptions]:
     """The uploaded files saved into the job's folder; the run's options from the form."""
-    if not request.headers.get("content-type", "").startswith("multipart/form-data"):
+    content_type = request.headers.get("content-type", "")
+    if not content_type.startswith("multipart/form-data"):
         raise FormError(415, "not-multipart", "expected a multipart/form-data upload of files")
-    form = await request.form(max_files=MAX_FILES + 1, max_fields=50)
+    try:
+        form = await request.form(max_files=MAX_FILES + 1, max_fields=50)
+    except HTTPException as exc:
+        if exc.status_code != 400:
+            raise
+        message = f"expected a well-formed multipart/form-data body, got: {exc.detail}"
+        raise FormError(400, "malformed-multipart", message) from None
+    except MultipartParseError as exc:  # what Starlette lets through of the parser's errors
+        message = f"expected a well-formed multipart/form-data body, got: {exc}"
+        raise FormError(400, "malformed-multipart", message) from None
+    boundary = _BOUNDARY.search(content_type)
+    tail = getattr(request.state, BODY_TAIL, b"")
+    if boundary is None or f"--{boundary.group(1).strip(chr(34))}--".encode() not in tail:
+        message = (
+            "expected a multipart/form-data body ending with its closing boundary, got one "
+            "cut short (send the form again)"
+        )
+        raise FormError(400, "malformed-multipart", message)
     uploads = [f for f in form.getlist("files") if isinstance(f, UploadFile) and f.filename]
     if not uploads:
         raise FormError(400, "no-files", "expected at least one tournament file in 'files'")
-    taken: set[str] = set()
-    for i, upload in enumerate(uploads, start=1):
-        await _save(upload, job.inputs, i, taken)
     config: ServeConfig = request.app.state.config
-    registry = config.registry
-    given = form.get("registry")
-    if isinstance(given, UploadFile) and given.filename:
-        folder = job.folder / "registry"
-        folder.mkdir()
-        registry = await _save(given, folder, 1, set())
+    taken: set[str] = set()
+    zips = job.folder / "zips"
+    zips.mkdir()
+    for i, upload in enumerate(uploads, start=1):
+        path = await save_upload(upload, job.inputs, i, taken)
+        if path.stat().st_size == 0:
+            raise FormError(400, "empty-file", f"{path.name}: the file is empty (0 bytes)")
+        if not is_zip(path):
+            job.files.append(path)
+            continue
+        path = path.rename(zips / path.name)  # its members are the files
+        limit = int(config.max_upload_mb * 1_000_000)
+        room = MAX_FILES - len(job.files)
+        job.files += await run_in_threadpool(save_zip, path, job.inputs, taken, room, limit)
+    decisions: dict[str, Path | None] = {}
+    for name in ("registry", "identities", "events"):
+        given = form.get(name)
+        if isinstance(given, UploadFile) and given.filename:
+            folder = job.folder / name
+            folder.mkdir()
+            decisions[name] = await save_upload(given, folder, 1, set())
+    registry = decisions.get("registry") or config.registry
     period = _text(form, "period")
     if period and not _PERIOD.fullmatch(period):
         raise FormError(400, "bad-value", f"period: expected YYYY-MM, got {period!r}")
@@ -109,12 +135,14 @@ async def _prepare(request: Request, job: Job) -> tuple[str, RunOptions]:
     job.registry = registry
     job.list_override = _choice("list", _text(form, "list"), LISTS)
     options = RunOptions(
-        paths=[job.inputs],
+        paths=list(job.files),
         registry=registry,
         list_override=job.list_override,
         period=period or None,
         rules_date=rules_date,
         rounding=_choice("rounding", _text(form, "rounding"), ROUNDINGS) or "period",
+        identities=decisions.get("identities"),
+        events=decisions.get("events"),
         out_dir=job.out,
         lang=page_lang(request),
         jobs=1,
@@ -131,7 +159,7 @@ def _run(options: RunOptions) -> RunOutcome:
 def _validate(job: Job) -> ValidationReport:
     from pipeline.validate import validate_paths
 
-    return validate_paths([job.inputs], job.registry, job.list_override, jobs=1)
+    return validate_paths(list(job.files), job.registry, job.list_override, jobs=1)
 
 
 def _listed(value: object) -> list[object]:
@@ -170,6 +198,9 @@ async def _rate(request: Request) -> tuple[Job, RunOutcome | ValidationReport] |
     except FormError as exc:
         store.drop(job)
         return problem_response(request, exc.status, exc.code, str(exc))
+    except UploadRefused as exc:
+        store.drop(job)
+        return problem_response(request, 400, exc.code, str(exc))
     except PeriodUsageError as exc:
         store.drop(job)
         return problem_response(request, 400, "several-periods", str(exc))
@@ -202,6 +233,9 @@ async def api_rate(request: Request) -> Response:
     assert isinstance(body, dict)
     body["ratings"] = _ratings(job)
     body["downloads"] = _downloads(request, job, outcome.written, outcome.result is not None)
+    if outcome.result is None:  # rejected: summary.json's object is also a JSON problem
+        body["title"] = "The files were not rated"
+        body["problems"] = _listed(body.get("errors"))
     return JSONResponse(body, 200 if outcome.result is not None else 422)
 
 
@@ -217,13 +251,17 @@ async def rate_page(request: Request) -> Response:
     summary = job.relative(outcome.summary)
     assert isinstance(summary, dict)
     problems = [p for key in ("errors", "warnings") for p in _listed(summary.get(key))]
+    ratings = _ratings(job)
     return render(
         request,
         "rated.html",
         200 if outcome.result is not None else 422,
         summary=summary,
         problems=problems,
-        ratings=_ratings(job),
+        checks=rated_event_checks(summary),
+        review=job.relative(identities_to_review(job.out)),
+        histogram=changes_histogram(ratings),
+        ratings=ratings,
         downloads=_downloads(request, job, outcome.written, outcome.result is not None, paths=True),
         job=job,
     )

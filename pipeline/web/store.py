@@ -1,6 +1,7 @@
 """The ratings `elo serve` keeps for their downloads: each in a temporary folder of its
-own (the uploaded files, the outputs), found by an unguessable id, the oldest deleted once
-more than `limit` are kept, and all of them when the server stops."""
+own (the uploaded files, the outputs), found by an unguessable id, deleted once older than
+`keep_seconds` (ServeConfig.keep_minutes), the oldest deleted once more than `limit` are
+kept, and all of them when the server stops."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import secrets
 import shutil
 import tempfile
 import threading
+import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +25,8 @@ class Job:
     list_override: str | None = None
     result: Any = None  # pipeline.rate.RateResult of the rating, None when rejected
     lock: threading.Lock = field(default_factory=threading.Lock)
+    files: list[Path] = field(default_factory=list)  # the tournament files, as uploaded
+    created: float = field(default_factory=time.monotonic)
 
     @property
     def inputs(self) -> Path:
@@ -45,13 +49,16 @@ class Job:
 
 
 class JobStore:
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, keep_seconds: float = 3600.0) -> None:
         self.limit = max(1, limit)
+        self.keep_seconds = keep_seconds
         self._jobs: OrderedDict[str, Job] = OrderedDict()
         self._lock = threading.Lock()
 
     def new(self) -> Job:
-        """A job with its empty folders; the oldest jobs over the limit are deleted."""
+        """A job with its empty folders; the expired jobs and the oldest over the limit
+        are deleted."""
+        self.expire()
         folder = Path(tempfile.mkdtemp(prefix="elo-serve-"))
         job = Job(secrets.token_urlsafe(16), folder)
         job.inputs.mkdir()
@@ -63,8 +70,20 @@ class JobStore:
         return job
 
     def get(self, job_id: str) -> Job | None:
+        self.expire()
         with self._lock:
             return self._jobs.get(job_id)
+
+    def expire(self, now: float | None = None) -> int:
+        """Delete the jobs older than keep_seconds; how many were deleted."""
+        cutoff = (time.monotonic() if now is None else now) - self.keep_seconds
+        with self._lock:
+            old = [job for job in self._jobs.values() if job.created < cutoff]
+            for job in old:
+                del self._jobs[job.id]
+        for job in old:
+            shutil.rmtree(job.folder, ignore_errors=True)
+        return len(old)
 
     def drop(self, job: Job) -> None:
         with self._lock:

@@ -85,7 +85,7 @@ def test_calc_page_without_a_question_is_the_empty_form(client: TestClient) -> N
     assert page.headers["content-type"].startswith("text/html")
     assert '<form id="calc" method="get" action="/calc">' in page.text
     assert 'id="answer"' in page.text
-    assert "<table" not in page.text
+    assert '<table class="games"' not in page.text  # no answer yet (the rows editor is)
     assert 'src="/static/calc.js"' in page.text
 
 
@@ -157,3 +157,63 @@ def test_unknown_address_is_a_404(client: TestClient, path: str) -> None:
         assert answer.json()["problems"][0]["code"] == "not-found"
     else:
         assert "<h1>Not found</h1>" in answer.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "query", "texts"),
+    [
+        ("en", "rating=1500&game=1600:1&k=20&method=continuous",
+         ["Expected score 0.36 (35.99%); Change +12.8; New rating 1512.8",
+          "1 point of 1 (expected 0.36)"]),
+        ("it", "rating=1500&game=1600:1&k=20&method=continuous",
+         ["Punteggio atteso 0,36 (35,99%)", "1 punto su 1 (atteso 0,36)"]),
+        ("es", "rating=1830&game=1980:½&k=24.6&method=average",
+         ["Variación +4,9; Nuevo Elo 1834,9", "½ punto de 1 (esperado 0,30)"]),
+        ("es", "rating=1500&game=1600:1+1650:½+1700:0",
+         ["1½ puntos de 3 (esperados 0,90)"]),
+    ],
+    ids=["en-italian-example", "it-italian-example", "es-history-example", "es-three-games"],
+)  # fmt: skip
+def test_the_answer_line_and_the_points_of_the_games(
+    client: TestClient, lang: str, query: str, texts: list[str]
+) -> None:
+    page = client.get(f"/calc?{query}&lang={lang}&partial=1")
+    assert page.status_code == 200
+    for text in texts:
+        assert text in page.text
+
+
+# The rules met, with the dates they are in force from (B.02 8.3.1 as amended 2025-10-01
+# for 2650+; the 600-point rule of the rapid and blitz lists from 2024-12-01).
+@pytest.mark.parametrize(
+    ("query", "lines"),
+    [
+        ("rating=2000&game=1500:1+2100:½&k=40",
+         ["400-point cap: applied to 1 game (from 2025-10-01)",
+          "2650+: the cap applies below 2650 (from 2025-10-01)",
+          "700 rule: K times the games within 700, K unchanged (from 2014-07-01)"]),
+        ("rating=2700&game=2200:1",
+         ["2650+: rated 2700, no cap (from 2025-10-01)"]),
+        ("rating=2650&game=2000:1+2600:0&list=rapid&date=2025-01-10",
+         ["600-point rule: 1 game not rated (from 2024-12-01)",
+          "400-point cap: no difference over 400 (from 2024-12-01)"]),
+        ("rating=1500&" + "&".join(["game=1500:1"] * 20) + "&k=40",
+         ["700 rule: K 40 lowered to 35 for 20 games (from 2014-07-01)"]),
+    ],
+    ids=["cap-below-2650", "2650-exempt", "rule-600-rapid", "rule-700"],
+)  # fmt: skip
+def test_the_rules_applied_with_their_dates(
+    client: TestClient, query: str, lines: list[str]
+) -> None:
+    page = client.get(f"/calc?{query}&date=2026-01-10&lang=en&partial=1".replace(
+        "&date=2025-01-10&date=2026-01-10", "&date=2025-01-10"))  # fmt: skip
+    assert page.status_code == 200
+    for line in lines:
+        assert f"<li>{line}</li>" in page.text
+
+
+def test_the_chart_marks_each_game_against_a_rated_opponent(client: TestClient) -> None:
+    page = client.get("/calc?rating=1500&game=1600:1+unrated:1+1700:0&partial=1")
+    assert page.text.count('class="game"><title>') == 2
+    assert '<path d="M' in page.text  # the table's steps and the logistic curve
+    assert "<title>1600: 1</title>" in page.text

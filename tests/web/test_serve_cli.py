@@ -21,6 +21,7 @@ runner = CliRunner()
         (["--port", "0"], "elo: error: --port: expected a port 1..65535, got 0"),
         (["--port", "x"], "elo: error: --port: expected a whole number, got 'x'"),
         (["--max-upload-mb", "0"], "elo: error: --max-upload-mb: expected a size above 0, got 0"),
+        (["--keep-minutes", "0"], "elo: error: --keep-minutes: expected minutes above 0, got 0"),
         (["--lang", "fr"], "elo: error: --lang: expected one of en, es, it, got 'fr'"),
         (["--registry", "nowhere.txt"], "elo: error: --registry: no such file nowhere.txt"),
     ],
@@ -43,13 +44,15 @@ def test_serve_starts_uvicorn_with_the_options(
     registry = tmp_path / "list.txt"
     registry.write_text("ID Number\n", encoding="utf-8")
     args = ["serve", "--no-open", "--port", "8123", "--lang", "it", "--registry", str(registry),
-            "--max-upload-mb", "5"]  # fmt: skip
+            "--max-upload-mb", "5", "--keep-minutes", "15"]  # fmt: skip
     done = runner.invoke(app, args)
     assert done.exit_code == 0, done.output
     assert done.output == "elo serve: http://127.0.0.1:8123/calc (Ctrl+C stops)\n"
     assert seen["host"] == "127.0.0.1"
     assert seen["port"] == 8123
-    assert seen["config"] == ServeConfig(registry=registry, lang="it", max_upload_mb=5.0)
+    assert seen["config"] == ServeConfig(
+        registry=registry, lang="it", max_upload_mb=5.0, keep_minutes=15.0
+    )
 
 
 def test_serve_warns_when_open_to_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
