@@ -30,7 +30,7 @@ _ASCII: Final[dict[str, str]] = {
     "½": ".5",
     "→": "->",
 }
-_METHOD_TITLES: Final[dict[str, str]] = {
+METHOD_TITLES: Final[dict[str, str]] = {
     "fide": N_("FIDE (table 8.1.2, whole-number change)"),
     "continuous": N_("continuous (not FIDE)"),
     "sequential": N_("sequential, game after game (not FIDE)"),
@@ -245,7 +245,7 @@ def calc_sections(result: CalcResult, lang: str = DEFAULT_LANG) -> CalcSections:
             rating=before, list=tr._(result.rule_set.list), date=tr.date(result.on)
         ),
         tr._("Method: {method}, expectation: {expectation}").format(
-            method=tr._(_METHOD_TITLES[result.method]), expectation=tr._(result.expectation)
+            method=tr._(METHOD_TITLES[result.method]), expectation=tr._(result.expectation)
         ),
         tr._("Rule set: {rules}").format(rules=describe_rule_set(result.rule_set, tr)),
     ]

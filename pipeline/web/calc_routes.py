@@ -18,7 +18,7 @@ from pipeline.calc import (
     parse_request,
 )
 from pipeline.report.calc_chart import expectation_chart
-from pipeline.report.calc_table import calc_json, calc_sections
+from pipeline.report.calc_table import METHOD_TITLES, calc_json, calc_sections
 from pipeline.rules.methods import EXPECTATIONS
 from pipeline.rules.ruleset import LISTS
 from pipeline.web.common import page_lang, problem_response, render
@@ -93,6 +93,7 @@ async def calc_page(request: Request) -> Response:
         error=error,
         lists=LISTS,
         methods=ALL_METHODS,
+        method_titles=METHOD_TITLES,
         expectations=EXPECTATIONS,
     )
 
