@@ -363,10 +363,10 @@ def performance_sheet(performance: pl.DataFrame, tr: Translator | None = None) -
         Col("ARO", pl.col("aro"), "int"),
         Col("TPR", pl.col("tpr"), "int"),
         Col(_("Rated games"), pl.col("rated_games"), "int"),
-        Col("Rated score", pl.col("rated_score"), "score"),
+        Col(_("Rated score"), pl.col("rated_score"), "score"),
         Col("Rc", pl.col("rc"), "int"),
         Col("Rc %", pl.col("rated_percentage"), "int"),
         Col("Rc dp", pl.col("rated_dp"), "signed0"),
         Col("Rc + dp", pl.col("rated_performance"), "int"),
     ]
-    return TableSheet("Performance", performance, cols)
+    return TableSheet(_("Performance"), performance, cols)

@@ -129,12 +129,12 @@ def test_console_chain_periods_in_spanish() -> None:
 SHEETS = {
     "it": ["Riepilogo", "Variazioni maggiori", "Partite", "Tornei", "Performance", "Identità",
            "Controlli", "Schede"],
-    "es": ["Resumen", "Mayores cambios", "Partidas", "Torneos", "Performance", "Identidades",
+    "es": ["Resumen", "Mayores cambios", "Partidas", "Torneos", "Rendimiento", "Identidades",
            "Comprobaciones", "Fichas"],
 }  # fmt: skip
 PERFORMANCE = ["Ra", "%", "dp", "Rp", "Ra GM", "Rp GM", "Ra IM", "Rp IM", "Ra WGM", "Rp WGM",
                "Ra WIM", "Rp WIM", "ARO", "TPR"]  # fmt: skip
-RATED_ONLY = ["Rated score", "Rc", "Rc %", "Rc dp", "Rc + dp"]
+RATED_ONLY = ["Rc", "Rc %", "Rc dp", "Rc + dp"]
 HEADERS = {
     "it": {
         "Riepilogo": ["ID FIDE", "Nome", "Fed", "Titolo", "Lista", "Ro", "K", "Partite", "Punti",
@@ -152,7 +152,7 @@ HEADERS = {
                      "Metodo", "Candidati", "Riscontri"],
         "Controlli": ["Tipo", "File", "Riga", "Colonna", "Codice", "Messaggio"],
         "Performance": ["Torneo", "Nome", "ID FIDE", "Lista", "Partite", "Punti", *PERFORMANCE,
-                        "Partite valutate", *RATED_ONLY],
+                        "Partite valutate", "Punti contro avversari con Elo", *RATED_ONLY],
     },
     "es": {
         "Resumen": ["ID FIDE", "Nombre", "Fed", "Título", "Lista", "Ro", "K", "Partidas",
@@ -169,8 +169,9 @@ HEADERS = {
         "Identidades": ["Estado", "Torneo", "Archivo", "Línea", "N.º", "Nombre", "Fed", "Elo",
                         "ID FIDE", "Método", "Candidatos", "Pruebas"],
         "Comprobaciones": ["Tipo", "Archivo", "Línea", "Columna", "Código", "Mensaje"],
-        "Performance": ["Torneo", "Nombre", "ID FIDE", "Lista", "Partidas", "Puntos",
-                        *PERFORMANCE, "Partidas valoradas", *RATED_ONLY],
+        "Rendimiento": ["Torneo", "Nombre", "ID FIDE", "Lista", "Partidas", "Puntos",
+                        *PERFORMANCE, "Partidas valoradas", "Puntos ante rivales con Elo",
+                        *RATED_ONLY],
     },
 }  # fmt: skip
 CARDS = {
