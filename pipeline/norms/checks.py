@@ -11,7 +11,9 @@ host, TRF 032; `list`, dates, `rounds`, `time_control`) and returns `NormChecks`
   that fails) or ``cannot tell`` (none fails, but one needs a fact the file lacks:
   `missing` says which and how to supply it). `title_performance` is true when Ra, Rp and
   the 35 % hold: a player with a title performance and a ``not met`` verdict made the
-  score but not the conditions.
+  score but not the conditions. `in_reach`: Rp at most 50 below the norm's `min_rp`.
+  `score_required` is the IT1's: the smallest half-point score of the games counted that
+  gives Rp >= `min_rp` and 35 % (null when none does).
 - `checks`: one row per requirement (`CHECK_COLUMNS`): `rule`, `article`, `counted`,
   `required`, `comparison` (``>=`` or ``<=``), `ok` (null: cannot tell), `missing` (a key
   of `SUPPLY`) and a `note`.
@@ -69,7 +71,7 @@ import polars as pl
 
 from pipeline.norms.event_facts import FORFEIT_WIN, PAB, event_facts, title_expr
 from pipeline.norms.performance import OVER_THE_BOARD, dp_expr, half_up_mean_expr, percentage_expr
-from pipeline.norms.requirements import check_columns
+from pipeline.norms.requirements import REACH, check_columns, score_required_expr
 from pipeline.norms.titles import (
     MIN_RA,
     MIN_RP,
@@ -86,8 +88,8 @@ from schemas.columns import E, G, P
 KEY: Final = (E.ID, G.NO, "title")
 NORM_COLUMNS: Final = [
     "event_id", "start_no", "event", "name", "fide_id", "title", "verdict", "games",
-    "score", "ra", "rp", "floor_applied", "title_performance", "failing", "missing",
-    "excluded", "event_type",
+    "score", "score_required", "ra", "rp", "min_rp", "floor_applied", "title_performance",
+    "in_reach", "failing", "missing", "excluded", "event_type",
 ]  # fmt: skip
 CHECK_COLUMNS: Final = [
     "event_id", "start_no", "title", "rule", "article", "counted", "required",
@@ -247,6 +249,10 @@ def _per_norm(per: pl.LazyFrame, facts: pl.DataFrame, o: NormOptions) -> pl.Lazy
             (pl.col("_s2") / 2).alias("score"),
         )
         .with_columns((pl.col("ra") + dp_expr(pl.col("_pct"))).alias("rp"))
+        .with_columns(
+            score_required_expr(o).alias("score_required"),
+            (pl.col("rp") >= pl.col("min_rp") - REACH).fill_null(False).alias("in_reach"),
+        )
     )
 
 

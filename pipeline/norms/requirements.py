@@ -10,6 +10,7 @@ from typing import Final
 import polars as pl
 
 from pipeline.norms.titles import NormOptions
+from pipeline.rules.tables import DP_BY_P
 
 CHECK_FIELDS: Final = (
     "rule", "article", "counted", "required", "comparison", "ok", "missing", "note",
@@ -21,6 +22,11 @@ RULES: Final = (
 )  # fmt: skip
 GE: Final = ">="
 LE: Final = "<="
+REACH: Final = 50  # "within reach": Rp at most this far below the norm's (issue 22)
+# the smallest whole percentage whose dp (table 8.1.1) is at least `need`, for every
+# need from -800 to 800 (a need above 800 cannot be met)
+_NEEDS: Final = list(range(-800, 801))
+_P_FOR_NEED: Final = [next(p for p, dp in enumerate(DP_BY_P) if dp >= need) for need in _NEEDS]
 _NONE_S: Final = pl.lit(None, dtype=pl.String)
 _NONE_B: Final = pl.lit(None, dtype=pl.Boolean)
 
@@ -57,20 +63,52 @@ def _unknowns(held: pl.Expr, unknown: pl.Expr, key: str) -> tuple[pl.Expr, pl.Ex
     return ok, pl.when(unknown).then(pl.lit(key))
 
 
+def _eight() -> pl.Expr:
+    """1.4.1c: 9 rounds, 8 games counted and one forfeit win or pairing-allocated bye."""
+    col = pl.col
+    return (
+        (col("rounds") == 9)
+        & (col("games") == 8)
+        & (col("excluded") == 0)
+        & (col("_aside") == 1)
+        & (col("_rows") == 9)
+    ).fill_null(False)
+
+
+def _n_eff(o: NormOptions) -> pl.Expr:
+    """The games the thresholds are taken on (Q6: 8 or 9 in the 1.4.1c case)."""
+    return pl.when(_eight() & pl.lit(o.eight_games == "nine")).then(9).otherwise(pl.col("games"))
+
+
+def _halves_35(o: NormOptions) -> pl.Expr:
+    """1.4.8b's 35 % in half points (Q3): exact S2 >= 0.7 n, or the rounded percentage
+    (100 S2 + n) // (2n) >= 35."""
+    n_eff = _n_eff(o)
+    return (7 * n_eff + 9) // 10 if o.min_score == "exact" else (69 * n_eff + 99) // 100
+
+
+def score_required_expr(o: NormOptions) -> pl.Expr:
+    """The IT1's "score required", in points: the smallest half-point score s of the
+    games counted with Ra + dp(p(s)) >= the norm's Rp and s >= 35 % (reference §4: not
+    the percentage rounded up to a half point). Null when no score reaches it. Reads
+    `ra`, `min_rp` and `games` of the per-norm rows."""
+    n = pl.col("games")
+    need = (pl.col("min_rp") - pl.col("ra")).clip(lower_bound=-800)
+    p = need.replace_strict(_NEEDS, _P_FOR_NEED, default=None, return_dtype=pl.Int64)
+    # p(s) = (100 S2 + n) // (2n) >= p  <=>  S2 >= ((2p - 1) n) / 100, rounded up
+    halves = (((2 * p - 1) * n + 99) // 100).clip(lower_bound=0)
+    halves = pl.max_horizontal(halves, _halves_35(o))
+    return pl.when((n > 0) & p.is_not_null() & (halves <= 2 * n)).then(halves / 2)
+
+
 def check_columns(o: NormOptions) -> list[tuple[str, pl.Expr]]:
     """Per norm row (`checks._per_norm`'s frame), each rule's name and check, in the
     rules' order: a struct of `CHECK_FIELDS`, null where the rule does not apply
     (drr-players outside a double round-robin, sex for GM and IM)."""
     col = pl.col
     n, kind, fed = col("games"), col("event_type"), col("fed")
-    eight = (
-        (col("rounds") == 9)
-        & (n == 8)
-        & (col("excluded") == 0)
-        & (col("_aside") == 1)
-        & (col("_rows") == 9)
-    ).fill_null(False)
-    n_eff = pl.when(eight & pl.lit(o.eight_games == "nine")).then(9).otherwise(n)
+    eight = _eight()
+    n_eff = _n_eff(o)
     drr = (kind == "double-round-robin").fill_null(False)
     known_type = kind.is_not_null()
 
@@ -162,10 +200,7 @@ def check_columns(o: NormOptions) -> list[tuple[str, pl.Expr]]:
     one_need = (2 * n_eff) // 3
     one_ok = federation(col("_top") + unknown <= one_need, col("_top") <= one_need, False)
 
-    # 1.4.8b: 35 % (Q3), in half points
-    exact = (7 * n_eff + 9) // 10  # S2 >= 0.7 n
-    rounded = (69 * n_eff + 99) // 100  # (100 S2 + n) // (2n) >= 35
-    halves_need = exact if o.min_score == "exact" else rounded
+    halves_need = _halves_35(o)
     # 1.1: event conditions
     days = col("days")
     long_ok = (
@@ -212,4 +247,4 @@ def check_columns(o: NormOptions) -> list[tuple[str, pl.Expr]]:
     return [(RULES[i], rule) for i, rule in enumerate(rules)]
 
 
-__all__ = ["CHECK_FIELDS", "GE", "LE", "RULES", "check_columns"]
+__all__ = ["CHECK_FIELDS", "GE", "LE", "REACH", "RULES", "check_columns", "score_required_expr"]

@@ -379,3 +379,46 @@ def test_1_4_3d_counts_every_round() -> None:
     events = pl.DataFrame({"event_id": ["S"], "federation": ["GER"], "rounds": [3]})
     facts = event_facts(pl.DataFrame(rows, schema=GAME_SCHEMA), players, events)
     assert facts.select("d_foreign_rated", "d_federations", "d_titled").row(0) == (23, 3, 11)
+
+
+def _required_by_search(ra: int, n: int, min_rp: int) -> float | None:
+    """The IT1's score required by trying every half point (reference §4)."""
+    from fractions import Fraction
+
+    from pipeline.norms.performance import percentage
+    from pipeline.rules.tables import DP_BY_P
+
+    for s2 in range(2 * n + 1):
+        if ra + DP_BY_P[percentage(s2, n)] >= min_rp and Fraction(s2, 2) >= Fraction(35, 100) * n:
+            return s2 / 2
+    return None
+
+
+@pytest.mark.parametrize(
+    ("rounds", "title", "required"),
+    [(e1(7), "GM", 7.0), (e1(6.5), "GM", 7.0), (E5, "IM", 6.0), (E5, "GM", 7.5)],
+    ids=["E1-7of9-needs-7-not-7.5", "E1-6.5of9", "E5-IM", "E5-GM"],
+)
+def test_score_required_is_the_smallest_half_point_that_reaches_rp(
+    rounds: list[Opp], title: str, required: float
+) -> None:
+    norm, _ = applicant(check(rounds), title)
+    assert norm["score_required"] == required
+    assert norm["min_rp"] == {"GM": 2600, "IM": 2450}[title]
+    assert norm["in_reach"] == (norm["rp"] >= norm["min_rp"] - 50)
+
+
+def test_score_required_against_every_half_point() -> None:
+    """Every Ra from 1800 to 2800 by 7, every game count 1..20, every norm: the
+    vectorized score required equals the search over the half points."""
+    from pipeline.norms.requirements import score_required_expr
+    from pipeline.norms.titles import MIN_RP
+
+    rows = [(ra, n, rp) for ra in range(1800, 2801, 7) for n in range(1, 21)
+            for rp in MIN_RP.values()]  # fmt: skip
+    frame = pl.DataFrame(rows, schema=["ra", "games", "min_rp"], orient="row").with_columns(
+        pl.lit(None, dtype=pl.Int64).alias(c) for c in ("rounds", "excluded", "_aside", "_rows")
+    )
+    got = frame.select(score_required_expr(NormOptions()))[:, 0].to_list()
+    want = [_required_by_search(ra, n, rp) for ra, n, rp in rows]
+    assert got == want
