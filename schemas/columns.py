@@ -25,6 +25,7 @@ class E:
     END: Final = str(Events.end_date)
     ROUNDS: Final = str(Events.rounds)
     TIME: Final = str(Events.time_control)
+    TYPE: Final = str(Events.event_type)
 
 
 class P:

@@ -7,6 +7,8 @@ Values keep their source position (`line`, `column`) for error messages.
 
 from __future__ import annotations
 
+from typing import Final
+
 import pandera.polars as pa
 import polars as pl
 
@@ -25,6 +27,20 @@ LAYOUTS = [
     "starting-rank round-robin",
 ]
 LISTS = ["standard", "rapid", "blitz"]
+# The event types the title-norm checks know (FIDE Handbook B.01; `pipeline.norms.titles`
+# and its `NormOptions.event_types`): `Events.event_type` holds one, as the officer decided
+# it (--events `event_type`).
+EVENT_TYPES: Final = (
+    "swiss",
+    "round-robin",
+    "double-round-robin",
+    "knockout",
+    "national-championship",  # 1.4.3a: final of a national (women's) championship
+    "national-team-championship",  # 1.4.3b
+    "zonal",  # 1.4.3c: zonal and sub-zonal tournaments
+    "team-championship",  # 1.4.1b: World/Continental Team or Club Championship: 7 games
+    "world-cup",  # 1.4.1b: (Women's) World Cup: 8 games
+)
 # Why an event is on its list, by `Events.list_source`: the file declares it (words of the
 # event type, title or a list column), its time control gives it, the schedule (rounds a
 # day) suggests it, the run's --list says it, or the officer decided it (--events).
@@ -77,6 +93,9 @@ class Events(pa.DataFrameModel):
     # decision is read: a late report); null: the period of the event's end date
     # (pipeline.period.select)
     period: str | None = pa.Field(nullable=True)
+    # the event's type for the title-norm checks, as the officer decided it (--events
+    # `event_type`); null: not stated (no file format carries it)
+    event_type: str | None = pa.Field(nullable=True, isin=EVENT_TYPES)
 
     class Config:
         strict = False
@@ -148,6 +167,7 @@ EVENT_DTYPES: dict[str, type[pl.DataType]] = {
     str(Events.chief_arbiter): pl.String,
     str(Events.deputy_arbiters): pl.String,
     str(Events.period): pl.String,
+    str(Events.event_type): pl.String,
 }
 PLAYER_DTYPES: dict[str, type[pl.DataType]] = {
     str(Players.event_id): pl.String,

@@ -1,7 +1,8 @@
 """--events on validate, run, explain and convert: the officer's decisions about events
 applied before validation, each shown as an adjustment (console, Checks sheet,
-summary.json), a late report moving an event to the next period (also in a chain), and a
-bad decision file refused at its line and column."""
+summary.json), a late report moving an event to the next period (also in a chain), an
+event type decided for the title-norm checks (the rating unchanged), and a bad decision
+file refused at its line and column."""
 
 from __future__ import annotations
 
@@ -209,3 +210,60 @@ def test_the_readme_transcript(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     assert code == 0
     shown = (err + out).replace(str(tmp_path / "events.csv"), "events.csv")
     assert shown.splitlines() == expected
+
+
+SAMPLE_EVENTS = ROOT / "samples" / "events"
+SAMPLE_REGISTRY = ROOT / "samples" / "registry" / "players_list_foa.txt"
+TYPES = (
+    "file,event_type\n2026-11-blitz-roundrobin.csv,Round robin\n2026-11-standard-open.trf,swiss\n"
+)
+
+
+def test_validate_shows_each_event_type_decided(tmp_path: Path) -> None:
+    path = decisions(tmp_path, TYPES)
+    code, _, err = invoke("validate", str(SAMPLE_EVENTS), "--events", str(path))
+    assert code == 0, err
+    assert err.splitlines() == [
+        f"{SAMPLE_EVENTS / '2026-11-blitz-roundrobin.csv'}: warning: event_type round-robin, "
+        f"as decided in {path} line 2 [event-decision]",
+        f"{SAMPLE_EVENTS / '2026-11-standard-open.trf'}: warning: event_type swiss, as "
+        f"decided in {path} line 3 [event-decision]",
+    ]
+
+
+def test_run_reports_the_event_types_and_rates_as_without_them(tmp_path: Path) -> None:
+    path = decisions(tmp_path, TYPES)
+    plain, typed = tmp_path / "plain", tmp_path / "typed"
+    for out, extra in ((plain, ()), (typed, ("--events", str(path)))):
+        code, _, err = invoke(
+            "run", str(SAMPLE_EVENTS), "--registry", str(SAMPLE_REGISTRY), *extra,
+            "--out", str(out), "-q",
+        )  # fmt: skip
+        assert code == 0, err
+    summary = json.loads((typed / "summary.json").read_text(encoding="utf-8"))
+    assert [(a["file"], a["event"], a["field"], a["value"], a["before"], a["line"])
+            for a in summary["adjustments"]] == [
+        (str(SAMPLE_EVENTS / "2026-11-blitz-roundrobin.csv"), "Riverside Friday Blitz 2026",
+         "event_type", "round-robin", None, 2),
+        (str(SAMPLE_EVENTS / "2026-11-standard-open.trf"), "Havenwijk Autumn Open 2026",
+         "event_type", "swiss", None, 3),
+    ]  # fmt: skip
+    checks = openpyxl.load_workbook(typed / "report.xlsx", read_only=True)["Checks"]
+    codes = [
+        row[4] for row in checks.iter_rows(min_row=2, values_only=True) if row[0] == "adjustment"
+    ]
+    assert codes == ["event-decision", "event-decision"]
+    # an event's type is for the title-norm checks: the rating is the same
+    for name in ("ratings.csv", "games.csv"):
+        assert (typed / name).read_bytes() == (plain / name).read_bytes(), name
+
+
+def test_a_bad_event_type_rejects_validate_at_its_line_and_column(tmp_path: Path) -> None:
+    path = decisions(tmp_path, "file;list;event_type\nvalid_open.trf;rapid;open\n")
+    code, _, err = invoke("validate", str(OPEN), "--events", str(path))
+    assert code == 1
+    assert err.splitlines() == [
+        f"{path}:2:event_type: expected an event type (swiss, round-robin, double-round-robin, "
+        "knockout, national-championship, national-team-championship, zonal, team-championship, "
+        "world-cup), got 'open' [bad-event-decision]"
+    ]

@@ -11,7 +11,10 @@ decision's line and column.
 A decision replaces what the reader or `schedule.settle_list` decided: a list chosen by the
 schedule is chosen again from decided dates; the reader's ``ambiguous-date`` and
 ``dates-disagree`` warnings (which validation makes errors) go when the decision gives
-both dates; the schedule's warnings go when it gives the list or the time control.
+both dates; the schedule's warnings go when it gives the list or the time control. A
+decided ``event_type`` fills the events' `Events.event_type` column (null where nothing
+was decided: no file format states it) for the title-norm checks; it changes nothing in
+the rating.
 """
 
 from __future__ import annotations
@@ -257,6 +260,8 @@ def _apply(
             lines.setdefault("list", lines["time_control"])
             change("list", E.LIST, reading.list, row.get(E.LIST))
         columns[E.LIST] = reading.list
+    if "event_type" in merged:
+        change("event_type", E.TYPE, merged["event_type"], row.get(E.TYPE))
     problems = list(ev.problems)
     if reason is not None:
         columns[E.LIST_SOURCE] = "decision"
@@ -265,7 +270,7 @@ def _apply(
     if "start_date" in merged and "end_date" in merged:
         problems = [p for p in problems if p.code not in DATE_WARNINGS]
     events = ev.events.with_columns(
-        pl.lit(value, dtype=ev.events.schema[column]).alias(column)
+        pl.lit(value, dtype=ev.events.schema.get(column, pl.String)).alias(column)
         for column, value in columns.items()
     )
     adjusted = dataclasses.replace(ev, events=events, problems=problems)

@@ -3,7 +3,7 @@ files are read and before they are validated.
 
 A CSV (`,` `;` or tab; header in any order and case) with the columns
 
-    file, event, period, list, start_date, end_date, time_control
+    file, event, period, list, start_date, end_date, time_control, event_type
 
 - `file` (required): the tournament file, as given to `elo` or by its trailing path
   components (``open.trf`` matches ``2026-05/open.trf``).
@@ -19,8 +19,13 @@ A CSV (`,` `;` or tab; header in any order and case) with the columns
 - `time_control`: the event's time control in any form `pipeline.formats.timecontrol`
   reads; it decides the list unless `list` is given, and a `list` that says otherwise is
   a conflict.
+- `event_type`: the event's type for the title-norm checks, one of
+  `schemas.ingest.EVENT_TYPES` (``swiss``, ``round-robin``, ``double-round-robin``,
+  ``knockout``, ``national-championship``, ``national-team-championship``, ``zonal``,
+  ``team-championship``, ``world-cup``), in any case and with ``_`` or a space for ``-``
+  (``Round robin``). No file format states it; it changes nothing in the rating.
 
-At least one of the last five must be a column. A blank cell leaves that field as the file
+At least one of the last six must be a column. A blank cell leaves that field as the file
 has it. A malformed row is a ``bad-event-decision`` error at its line and column (every
 problem of the file at once, like `--identities`). `pipeline.ingest.event_adjustments`
 applies the rows to the events read.
@@ -37,10 +42,10 @@ from pipeline.formats.dates import read_date
 from pipeline.formats.games_csv.players import CsvTable, read_table
 from pipeline.formats.text import read_file_text
 from pipeline.formats.timecontrol import read_time_control
-from schemas.ingest import LISTS
+from schemas.ingest import EVENT_TYPES, LISTS
 
-COLUMNS = ("file", "event", "period", "list", "start_date", "end_date", "time_control")
-FIELDS = ("period", "list", "start_date", "end_date", "time_control")
+FIELDS = ("period", "list", "start_date", "end_date", "time_control", "event_type")
+COLUMNS = ("file", "event", *FIELDS)
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ class EventDecision:
     start_date: dt.date | None = None
     end_date: dt.date | None = None
     time_control: str | None = None
+    event_type: str | None = None
     headers: dict[str, str] = field(default_factory=dict)  # field -> header as written
 
     def decided(self) -> dict[str, object]:
@@ -165,6 +171,16 @@ def _row(table: CsvTable, index: int, file: str, problems: ProblemList) -> Event
                     f"expected a list that agrees with the time control, got {said} while "
                     f"{reading_tc.describe()}",
                 )
+    event_type = cell("event_type")
+    if event_type:
+        read_type = read_event_type(event_type)
+        if read_type is None:
+            bad(
+                "event_type",
+                f"expected an event type ({', '.join(EVENT_TYPES)}), got {event_type!r}",
+            )
+        else:
+            values["event_type"] = read_type
     start, end = values.get("start_date"), values.get("end_date")
     if isinstance(start, dt.date) and isinstance(end, dt.date) and end < start:
         bad("end_date", f"expected the end on or after the start {start}, got {end}")
@@ -181,6 +197,14 @@ def _row(table: CsvTable, index: int, file: str, problems: ProblemList) -> Event
         headers=headers,
         **values,  # type: ignore[arg-type]
     )
+
+
+def read_event_type(text: str) -> str | None:
+    """One of `EVENT_TYPES` as written in any case, with ``_`` or spaces for ``-``
+    (``Double round_robin`` -> ``double-round-robin``); None for anything else."""
+    words = text.replace("_", " ").replace("-", " ").lower().split()
+    name = "-".join(words)
+    return name if name in EVENT_TYPES else None
 
 
 def _valid_period(text: str) -> bool:
@@ -201,4 +225,5 @@ __all__ = [
     "EventDecision",
     "parse_event_decisions",
     "read_event_decisions",
+    "read_event_type",
 ]

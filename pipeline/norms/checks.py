@@ -1,10 +1,11 @@
 """Title-norm checks (FIDE Handbook B.01, Title Regulations applied from 1 January 2024)
 for every player, event and norm sought (GM, IM, WGM, WIM) at once, in polars.
 
-`norm_checks(games, players, events, options)` takes the rate stage's games frame
-(`RateResult.games`: contract columns plus `event_id`, `start_no`, `opponent_no`, `code`),
-the players frame (`federation`, `title`, `sex`) and the events frame (`federation` = the
-host, TRF 032; `list`, dates, `rounds`, `time_control`) and returns `NormChecks`:
+`norm_checks(games, players, events, options, *, checks)` takes the rate stage's games
+frame (`RateResult.games`: contract columns plus `event_id`, `start_no`, `opponent_no`,
+`code`), the players frame (`federation`, `title`, `sex`) and the events frame
+(`federation` = the host, TRF 032; `list`, dates, `rounds`, `time_control`, and the
+officer's `event_type` when decided) and returns `NormChecks`:
 
 - `norms`: one row per player entry, event and norm (`NORM_COLUMNS`): `verdict` is
   ``met`` (every requirement holds), ``not met`` (`failing` names every requirement
@@ -13,10 +14,19 @@ host, TRF 032; `list`, dates, `rounds`, `time_control`) and returns `NormChecks`
   the 35 % hold: a player with a title performance and a ``not met`` verdict made the
   score but not the conditions. `in_reach`: Rp at most 50 below the norm's `min_rp`.
   `score_required` is the IT1's: the smallest half-point score of the games counted that
-  gives Rp >= `min_rp` and 35 % (null when none does).
+  gives Rp >= `min_rp` and 35 % (null when none does). `games_credited` (null unless
+  ``met``): the games the norm counts toward a title application's 27 (1.5.1): the
+  games counted (9 for a World Cup norm of 8 games, 1.4.1b, and in the 1.4.1c case),
+  plus one per full point scored above `score_required` (1.4.1d), the whole capped at
+  13 (1.7: an event of more than 13 rounds counts as 13 games). The project's choice:
+  the cap applies after the overscore is added, so 12 games and two points over give
+  13, not 14 (the text caps the event's games; 1.4.1d's extra games are read as part of
+  the norm's count).
 - `checks`: one row per requirement (`CHECK_COLUMNS`): `rule`, `article`, `counted`,
   `required`, `comparison` (``>=`` or ``<=``), `ok` (null: cannot tell), `missing` (a key
-  of `SUPPLY`) and a `note`.
+  of `SUPPLY`) and a `note`. `checks="all"` (the default) gives every norm row's;
+  ``"reach"`` only those of the rows met, with a title performance or in reach (what
+  `elo run` and `elo norms` show); ``"none"`` an empty frame.
 - `events`: the event facts (`pipeline.norms.event_facts`).
 
 The requirements, each per norm sought (docs/rules.md "Title norms"):
@@ -40,56 +50,66 @@ The requirements, each per norm sought (docs/rules.md "Title norms"):
 | minimum-score | 1.4.8b | score | >= 35 % of the games |
 | sex | 0.5 | WGM/WIM: 1 for a woman | 1 |
 
-Games counted: those played over the board (as `pipeline.norms.performance`), less the
-games of a round-robin against an unrated opponent who scored zero against the rated
-players (1.4.2b: `excluded`). An opponent met twice counts twice. 1.4.1c: in a 9-round
-event, 8 games and one forfeit win or pairing-allocated bye: 8 games suffice, thresholds
-on 8 (`NormOptions.eight_games`). The federation rules (1.4.3, 1.4.4) hold for an exempt
-event: 1.4.3a (national championship, players of the host federation), 1.4.3b (national
-team championship, same), 1.4.3c (zonal), 1.4.3d (a Swiss whose every round has 20
-foreign rated players of 3 federations, 10 of them titled: read from the file). The FIDE
-flag is no federation (`fid_is_federation`). Unknown facts: an opponent without title
-(when the event's file carries no title at all) or federation counts as unknown; a check
-that unknowns could decide is ``cannot tell``, one that holds whatever they are holds.
+Games counted: as `pipeline.norms.counts` says (over the board, less 1.4.2b's games in a
+round-robin: `excluded`). 1.4.1c: in a 9-round event, 8 games and one forfeit win or
+pairing-allocated bye: 8 games suffice, thresholds on 8 (`NormOptions.eight_games`).
+1.4.2c: when the player's game of the last round was lost by forfeit (TRF ``-``), the
+`games` check's note says so ("judge by hand") and, when the row has the opponent's
+rating, gives the games, Ra and Rp with that game counted as a played loss and whether
+that is a title performance; the verdict does not change. The federation rules (1.4.3,
+1.4.4) hold for an exempt event: 1.4.3a (national championship, players of the host
+federation), 1.4.3b (national team championship, same), 1.4.3c (zonal), 1.4.3d (a Swiss
+whose every round has 20 foreign rated players of 3 federations, 10 of them titled: read
+from the file). Unknown facts: an opponent without title (when the event's file carries
+no title at all) or federation counts as unknown; a check that unknowns could decide is
+``cannot tell``, one that holds whatever they are holds.
 
-No per-game or per-player Python: each step is a polars query over every game; only the
-event facts read each event's time-control text in Python.
+How it runs: no per-game or per-player Python; the games are read once, on integer keys
+(`event_facts.KEY`), into one row per player entry (`counts.player_counts`). The rules
+that do not depend on the norm sought are checked on those rows; one row per norm is
+then made for the others and the verdict. A verdict's failing rules and missing facts
+are kept as integers (a bit and a digit per rule) and turned into lists once per
+distinct value; the check rows are made only for the norm rows asked for. Only the event
+facts read each event's time-control text in Python.
 
-Not checked (not in the file, or for the title application rather than one event): a
-last-round forfeit (1.4.2c), opponents outside FIDE federations (1.4.2a), events altered
-to favour a player (1.4.2d), dropping games under 1.4.1e-f, the 13-game cap and the
-27-game total (1.7, 1.5.1), 1.4.3e, 1.5.6, 1.1.3a, the arbiters (1.1.5-1.1.6), the
-event's registration, and the titles' confirmation dates.
+Not checked (not in the file, or for the title application rather than one event): the
+1.4.2c last-round forfeit (noted, see above), opponents outside FIDE federations
+(1.4.2a), events altered to favour a player (1.4.2d), dropping games under 1.4.1e-f, the
+27-game total (1.5.1), 1.4.3e, 1.5.6, 1.1.3a, the arbiters (1.1.5-1.1.6), the event's
+registration, and the titles' confirmation dates.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, Literal
 
 import polars as pl
 
-from pipeline.norms.event_facts import FORFEIT_WIN, PAB, event_facts, title_expr
-from pipeline.norms.performance import OVER_THE_BOARD, dp_expr, half_up_mean_expr, percentage_expr
-from pipeline.norms.requirements import REACH, check_columns, score_required_expr
-from pipeline.norms.titles import (
-    MIN_RA,
-    MIN_RP,
-    NO_FEDERATION,
-    ROUND_ROBINS,
-    SUPPLY,
-    TARGETS,
-    TITLE_HOLDERS,
-    WOMEN_TITLES,
-    NormOptions,
+from pipeline.norms.counts import player_counts
+from pipeline.norms.event_facts import (
+    FACT_COLUMNS,
+    coded_games,
+    coded_players,
+    event_codes,
+    facts_frame,
 )
-from schemas.columns import E, G, P
+from pipeline.norms.performance import dp_expr, half_up_mean_expr, percentage_expr
+from pipeline.norms.requirements import (
+    REACH,
+    RULES,
+    Check,
+    games_credited_expr,
+    rule_checks,
+    score_required_expr,
+)
+from pipeline.norms.titles import MIN_RA, MIN_RP, SUPPLY, TARGETS, WOMEN_TITLES, NormOptions
+from schemas.columns import E, G
 
-KEY: Final = (E.ID, G.NO, "title")
 NORM_COLUMNS: Final = [
     "event_id", "start_no", "event", "name", "fide_id", "title", "verdict", "games",
-    "score", "score_required", "ra", "rp", "min_rp", "floor_applied", "title_performance",
-    "in_reach", "failing", "missing", "excluded", "event_type",
+    "score", "score_required", "games_credited", "ra", "rp", "min_rp", "floor_applied",
+    "title_performance", "in_reach", "failing", "missing", "excluded", "event_type",
 ]  # fmt: skip
 CHECK_COLUMNS: Final = [
     "event_id", "start_no", "title", "rule", "article", "counted", "required",
@@ -99,6 +119,13 @@ INPUT_COLUMNS: Final = (
     E.ID, G.NO, G.OPP, G.ROUND, G.CODE, "tournament", "list", "fide_id", "name",
     "rating", "opponent_rating", "score", "reason",
 )  # fmt: skip
+# which norm rows get their check rows (`norm_checks`' `checks`)
+CheckRows = Literal["all", "reach", "none"]
+_BASE: Final = len(SUPPLY) + 1  # the digits of `_miss_code`: no fact, or one of SUPPLY
+assert _BASE ** len(RULES) < 2**63, "the missing facts' code must fit an Int64"
+# the per-norm rows' columns that depend on the norm sought (the others: on the player)
+_NORM_LEVEL: Final = frozenset({"title", "floor", "min_ra", "min_rp", "_target", "ra", "rp",
+                                "floor_applied", "_pct", "score_required", "in_reach"})  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -111,178 +138,177 @@ class NormChecks:
     events: pl.DataFrame
 
 
-def _people(players: pl.DataFrame) -> pl.LazyFrame:
-    return players.lazy().select(
-        pl.col(P.EVENT).alias(E.ID),
-        pl.col(P.NO).alias(G.NO),
-        pl.col(P.FED).str.strip_chars().str.to_uppercase().alias("fed"),
-        title_expr(P.TITLE).alias("own_title"),
-        pl.col(P.SEX).str.strip_chars().str.to_lowercase().alias("sex"),
-    )
+def _roots(*exprs: pl.Expr) -> set[str]:
+    """The columns the expressions read."""
+    return {name for e in exprs for name in e.meta.root_names()}
 
 
-def _game_rows(games: pl.DataFrame, players: pl.DataFrame, facts: pl.DataFrame) -> pl.LazyFrame:
-    """The games with the opponents' federation and title, `_otb` (played over the
-    board) and `_counted` (less 1.4.2b's games)."""
-    people = _people(players)
-    titled = people.group_by(E.ID).agg(pl.col("own_title").is_not_null().any().alias("_tk"))
-    otb = pl.col("reason").fill_null("").is_in(OVER_THE_BOARD)
-    halves = (pl.col("score").cast(pl.Float64) * 2).round(0).cast(pl.Int64)
-    rows = (
-        games.lazy()
-        .select(*INPUT_COLUMNS)
-        .with_columns(otb.alias("_otb"), halves.alias("_s2"))
-        .join(facts.lazy().select(E.ID, "event_type"), on=E.ID, how="left")
-    )
-    rated_opp = pl.col("_otb") & pl.col("opponent_rating").is_not_null()
-    zero = (
-        rows.group_by(E.ID, G.NO)
-        .agg(
-            pl.col("rating").first().is_null().alias("_unrated"),
-            rated_opp.sum().alias("_vs_rated"),
-            pl.col("_s2").filter(rated_opp).sum().alias("_s2_rated"),
-        )
-        .select(
-            E.ID,
-            pl.col(G.NO).alias(G.OPP),
-            (pl.col("_unrated") & (pl.col("_vs_rated") > 0) & (pl.col("_s2_rated") == 0)).alias(
-                "_opp_zero"
-            ),
-        )
-    )
-    opponents = people.select(
-        E.ID, pl.col(G.NO).alias(G.OPP), pl.col("fed").alias("opp_fed"),
-        pl.col("own_title").alias("opp_title"),
-    )  # fmt: skip
-    excluded = (
-        pl.col("_otb")
-        & pl.col("event_type").is_in(list(ROUND_ROBINS))
-        & pl.col("_opp_zero").fill_null(False)
-    )
+def _per_title(check: Check) -> bool:
+    """Whether the rule's verdict depends on the norm sought (else on the player only)."""
+    return bool(_roots(check.ok, check.missing, check.applies) & _NORM_LEVEL)
+
+
+def _verdict_codes(rules: dict[int, Check]) -> tuple[pl.Expr, pl.Expr, pl.Expr]:
+    """Of the rules by index, from their `_ok{i}` and `_m{i}` columns: the failing
+    ones (bit i for rule i), the missing facts (rule i's `MISSING` key + 1 as digit i,
+    base `_BASE`) and whether one cannot tell."""
+    oks = {i: pl.col(f"_ok{i}") for i in rules}
+    fails = [(ok == False).fill_null(False).cast(pl.Int64) * (1 << i) for i, ok in oks.items()]  # noqa: E712
+    facts = [
+        (pl.col(f"_m{i}").to_physical().cast(pl.Int64) + 1).fill_null(0) * _BASE**i for i in rules
+    ]
+    unknown = [ok.is_null() & rules[i].applies for i, ok in oks.items()]
     return (
-        rows.join(opponents, on=[E.ID, G.OPP], how="left")
-        .join(people, on=[E.ID, G.NO], how="left")
-        .join(zero, on=[E.ID, G.OPP], how="left")
-        .join(titled, on=E.ID, how="left")
-        .with_columns(excluded.alias("_excluded"))
-        .with_columns((pl.col("_otb") & ~pl.col("_excluded")).alias("_counted"))
+        pl.sum_horizontal(fails) if fails else pl.lit(0, dtype=pl.Int64),
+        pl.sum_horizontal(facts) if facts else pl.lit(0, dtype=pl.Int64),
+        pl.any_horizontal(unknown) if unknown else pl.lit(False),
     )
 
 
-def _per_player(rows: pl.LazyFrame, o: NormOptions) -> pl.LazyFrame:
-    """One row per (event, start_no): the counts every norm reads."""
-    c = pl.col("_counted")
-    valued = pl.col("opponent_rating").cast(pl.Int64).fill_null(o.unrated_norm)
-    known = pl.col("_tk").fill_null(False)
-    title, fed = pl.col("opp_title"), pl.col("opp_fed")
-    a_fed = fed.is_not_null() & (pl.lit(o.fid_is_federation) | (fed != NO_FEDERATION))
-    aside = ~pl.col("_otb") & pl.col(G.CODE).is_in([FORFEIT_WIN, PAB])
-    per = rows.group_by(E.ID, G.NO).agg(
-        pl.col("tournament", "list", "fide_id", "name", "fed", "own_title", "sex").first(),
-        c.sum().cast(pl.Int64).alias("games"),
-        pl.col("_s2").filter(c).sum().alias("_s2"),
-        valued.filter(c).sum().alias("_sum"),
-        valued.filter(c).min().alias("_min"),
-        pl.col("_excluded").sum().cast(pl.Int64).alias("excluded"),
-        aside.sum().cast(pl.Int64).alias("_aside"),
-        pl.len().cast(pl.Int64).alias("_rows"),
-        known.first().alias("_titles_known"),
-        (c & known & title.is_in(list(TITLE_HOLDERS))).sum().cast(pl.Int64).alias("_holders"),
-        *(
-            (c & known & title.is_in(list(TARGETS[t]))).sum().cast(pl.Int64).alias(f"_tg_{t}")
-            for t in o.titles
-        ),
-        (c & fed.is_null()).sum().cast(pl.Int64).alias("_fed_unknown"),
-        (c & a_fed & (fed == pl.col("fed"))).sum().cast(pl.Int64).alias("_own"),
-    )
-    feds = (
-        rows.filter(c & a_fed)
-        .group_by(E.ID, G.NO, "opp_fed")
-        .agg(pl.len().cast(pl.Int64).alias("_k"), pl.col("fed").first())
-        .group_by(E.ID, G.NO)
-        .agg(
-            pl.col("_k").max().alias("_top"),
-            pl.col("opp_fed")
-            .filter(pl.col("opp_fed") != pl.col("fed").fill_null(""))
-            .n_unique()
-            .cast(pl.Int64)
-            .alias("_others"),
+def _players(per: pl.DataFrame, rules: dict[int, Check]) -> pl.DataFrame:
+    """The per-player rows with the checks of the rules that do not depend on the norm
+    sought (`_ok{i}`, `_m{i}`) and their codes (`_p_fail`, `_p_miss`, `_p_unknown`)."""
+    mask, code, unknown = _verdict_codes(rules)
+    return (
+        per.lazy()
+        .with_columns((pl.col("_s2") / 2).alias("score"))
+        .with_columns(
+            *(c.ok.alias(f"_ok{i}") for i, c in rules.items()),
+            *(c.missing.alias(f"_m{i}") for i, c in rules.items()),
         )
-    )
-    return per.join(feds, on=[E.ID, G.NO], how="left").with_columns(
-        pl.col("_top", "_others").fill_null(0)
+        .with_columns(mask.alias("_p_fail"), code.alias("_p_miss"), unknown.alias("_p_unknown"))
+        .collect(engine="in-memory")
     )
 
 
-def _per_norm(per: pl.LazyFrame, facts: pl.DataFrame, o: NormOptions) -> pl.LazyFrame:
-    """One row per (event, start_no, norm sought) with the figures the rules read; no row
-    for a man's WGM/WIM norm nor (`skip_held`) for a title held or a higher one."""
-    titles = pl.LazyFrame(
-        {
-            "title": list(o.titles),
-            "floor": [o.floors[t] for t in o.titles],
-            "min_ra": [MIN_RA[t] for t in o.titles],
-            "min_rp": [MIN_RP[t] for t in o.titles],
-        },
-        schema={"title": pl.String, "floor": pl.Int64, "min_ra": pl.Int64, "min_rp": pl.Int64},
-    )
+def _norm_rows(players: pl.DataFrame, rules: list[Check], o: NormOptions) -> pl.DataFrame:
+    """One row per (player entry, norm sought), `_p` its player row, with the figures
+    and checks that depend on the norm and the verdict; no row for a man's WGM/WIM norm
+    nor (`skip_held`) for a title held or a higher one."""
+    titles = list(o.titles)
+    t = pl.col("_t")
+
+    def by_title(values: list[Any], dtype: pl.DataType) -> pl.Expr:
+        return pl.lit(pl.Series(values, dtype=dtype)).gather(t)
+
     target: pl.Expr = pl.lit(None, dtype=pl.Int64)
     held: pl.Expr = pl.lit(False)
-    for t in o.titles:
-        is_t = pl.col("title") == t
-        target = pl.when(is_t).then(pl.col(f"_tg_{t}")).otherwise(target)
-        held = pl.when(is_t).then(pl.col("own_title").is_in(list(TARGETS[t]))).otherwise(held)
+    for i, title in enumerate(titles):
+        target = pl.when(t == i).then(pl.col(f"_tg_{title}")).otherwise(target)
+        holds = pl.col("own_title").is_in(list(TARGETS[title]))
+        held = pl.when(t == i).then(holds).otherwise(held)
     keep = ~(pl.col("title").is_in(list(WOMEN_TITLES)) & (pl.col("sex") == "m")).fill_null(False)
     if o.skip_held:
         keep = keep & ~held.fill_null(False)
     n = pl.col("games")
     raise_by = (pl.col("floor") - pl.col("_min")).clip(lower_bound=0).fill_null(0)
-    return (
-        per.join(facts.lazy().drop(E.LIST), on=E.ID, how="left")
-        .join(titles, how="cross")
-        .filter(keep)
-        .with_columns(
+    mine = {i: c for i, c in enumerate(rules) if _per_title(c)}
+    mask, code, unknown = _verdict_codes(mine)
+    mask = pl.col("_p_fail") + mask
+    performance = [pl.col(f"_ok{RULES.index(r)}") for r in ("average-rating", "performance",
+                                                              "minimum-score")]  # fmt: skip
+    steps: list[list[pl.Expr]] = [
+        [
+            by_title(titles, pl.String()).alias("title"),
+            by_title([o.floors[x] for x in titles], pl.Int64()).alias("floor"),
+            by_title([MIN_RA[x] for x in titles], pl.Int64()).alias("min_ra"),
+            by_title([MIN_RP[x] for x in titles], pl.Int64()).alias("min_rp"),
             target.alias("_target"),
+        ],
+        [
             half_up_mean_expr(pl.col("_sum") + raise_by, n).alias("ra"),
             (raise_by > 0).alias("floor_applied"),
             percentage_expr(pl.col("_s2"), n).alias("_pct"),
-            (pl.col("_s2") / 2).alias("score"),
-        )
-        .with_columns((pl.col("ra") + dp_expr(pl.col("_pct"))).alias("rp"))
-        .with_columns(
+        ],
+        [(pl.col("ra") + dp_expr(pl.col("_pct"))).alias("rp")],
+        [
             score_required_expr(o).alias("score_required"),
             (pl.col("rp") >= pl.col("min_rp") - REACH).fill_null(False).alias("in_reach"),
-        )
+        ],
+        [
+            *(c.ok.alias(f"_ok{i}") for i, c in mine.items()),
+            *(c.missing.alias(f"_m{i}") for i, c in mine.items()),
+        ],
+        [
+            mask.alias("_fail_mask"),
+            (pl.col("_p_miss") + code).alias("_miss_code"),
+            pl.when(mask != 0)
+            .then(pl.lit("not met"))
+            .when(pl.col("_p_unknown") | unknown)
+            .then(pl.lit("cannot tell"))
+            .otherwise(pl.lit("met"))
+            .alias("verdict"),
+            pl.all_horizontal(performance).fill_null(False).alias("title_performance"),
+        ],
+        [pl.when(pl.col("verdict") == "met").then(games_credited_expr()).alias("games_credited")],
+    ]
+    made = {e.meta.output_name() for step in steps for e in step}
+    needed = (_roots(keep, *(e for step in steps for e in step)) - made) & set(players.columns)
+    k = pl.int_range(players.height * len(titles), eager=True, dtype=pl.Int64)
+    frame = pl.DataFrame({"_p": k // len(titles), "_t": k % len(titles)})
+    lazy = frame.hstack(players.select(*sorted(needed))[frame["_p"]]).lazy()
+    lazy = lazy.with_columns(steps[0]).filter(keep)
+    for step in steps[1:]:
+        lazy = lazy.with_columns(step)
+    return lazy.collect(engine="in-memory")
+
+
+def _lists(norm_rows: pl.DataFrame, rules: list[Check]) -> pl.DataFrame:
+    """`failing` (the rules failing, in the rules' order) and `missing` (how to supply
+    each missing fact, in the order the rules first need it) from `_verdict_codes`:
+    each distinct code is decoded once."""
+    names = [c.rule for c in rules]
+    keys = list(SUPPLY)
+
+    def supply(code: int) -> list[str]:
+        found: list[str] = []
+        while code:
+            code, digit = divmod(code, _BASE)
+            if digit and keys[digit - 1] not in found:
+                found.append(keys[digit - 1])
+        return [SUPPLY[key] for key in found]
+
+    masks = norm_rows["_fail_mask"].unique().to_list()
+    codes = norm_rows["_miss_code"].unique().to_list()
+    failing = pl.DataFrame(
+        {"_fail_mask": masks, "failing": [[n for i, n in enumerate(names) if m >> i & 1]
+                                          for m in masks]},
+        schema={"_fail_mask": pl.Int64, "failing": pl.List(pl.String)},
+    )  # fmt: skip
+    missing = pl.DataFrame(
+        {"_miss_code": codes, "missing": [supply(code) for code in codes]},
+        schema={"_miss_code": pl.Int64, "missing": pl.List(pl.String)},
+    )
+    return norm_rows.join(failing, on="_fail_mask", how="left", maintain_order="left").join(
+        missing, on="_miss_code", how="left", maintain_order="left"
     )
 
 
-def _verdicts(columns: list[tuple[str, str]]) -> list[pl.Expr]:
-    """The norms frame's verdict columns from the rules' check columns (rule, column)."""
-    oks = {rule: pl.col(name).struct.field("ok") for rule, name in columns}
-    applies = [pl.col(name).is_not_null() for _, name in columns]
-    fails = [(ok == False).fill_null(False) for ok in oks.values()]  # noqa: E712
-    unknown = [ok.is_null() & a for ok, a in zip(oks.values(), applies, strict=True)]
-    el = pl.element()
-    supply = el.replace_strict(list(SUPPLY), list(SUPPLY.values()), default=el)
-    missing = [pl.col(name).struct.field("missing") for _, name in columns]
-    performance = [oks[r] for r in ("average-rating", "performance", "minimum-score")]
-    return [
-        pl.when(pl.any_horizontal(fails))
-        .then(pl.lit("not met"))
-        .when(pl.any_horizontal(unknown))
-        .then(pl.lit("cannot tell"))
-        .otherwise(pl.lit("met"))
-        .alias("verdict"),
-        pl.concat_list([pl.when(f).then(pl.lit(r)) for r, f in zip(oks, fails, strict=True)])
-        .list.drop_nulls()
-        .alias("failing"),
-        pl.concat_list(missing)
-        .list.drop_nulls()
-        .list.unique(maintain_order=True)
-        .list.eval(supply)
-        .alias("missing"),
-        pl.all_horizontal(performance).fill_null(False).alias("title_performance"),
-    ]
+def _check_rows(selected: pl.DataFrame, rules: list[Check]) -> pl.DataFrame:
+    """One row per check of the `selected` norm rows: the norm rows' order, then the
+    rules' (each field an array of one value per rule, exploded)."""
+    fields = {
+        "article": [c.article for c in rules],
+        "counted": [c.counted for c in rules],
+        "required": [c.required for c in rules],
+        "ok": [pl.col(f"_ok{i}") for i in range(len(rules))],
+        "missing": [pl.col(f"_m{i}").cast(pl.String) for i in range(len(rules))],
+        "note": [c.note for c in rules],
+        "_applies": [c.applies for c in rules],
+    }
+    r = pl.int_range(pl.len(), dtype=pl.Int64) % len(rules)
+    return (
+        selected.lazy()
+        .select(E.ID, G.NO, "title", *(pl.concat_arr(v).alias(k) for k, v in fields.items()))
+        .explode(list(fields))
+        .with_columns(
+            pl.lit(pl.Series([c.rule for c in rules])).gather(r).alias("rule"),
+            pl.lit(pl.Series([c.comparison for c in rules])).gather(r).alias("comparison"),
+        )
+        .filter("_applies")
+        .select(*CHECK_COLUMNS)
+        .collect(engine="in-memory")
+    )
 
 
 def norm_checks(
@@ -290,10 +316,15 @@ def norm_checks(
     players: pl.DataFrame,
     events: pl.DataFrame,
     options: NormOptions | None = None,
+    *,
+    checks: CheckRows = "all",
 ) -> NormChecks:
     """The norm checks of every player entry of `games` (see the module docstring): the
     norms frame in the games' order of events, then start number and the order of
-    `options.titles`; the checks in that order, then the rules' order."""
+    `options.titles`; the checks in that order, then the rules' order. `checks` says
+    which norm rows get their check rows: ``all``, those in ``reach`` (verdict met, a
+    title performance or `in_reach`: what `elo run` and `elo norms` show) or ``none``
+    (an empty frame of `CHECK_COLUMNS`)."""
     o = options or NormOptions()
     unknown = [t for t in o.titles if t not in TARGETS]
     if unknown:
@@ -301,40 +332,44 @@ def norm_checks(
     absent = [name for name in INPUT_COLUMNS if name not in games.columns]
     if absent:
         raise ValueError(f"norm checks: expected the games frame's columns, missing {absent}")
-    facts = event_facts(games, players, events, o)
-    rows = _game_rows(games, players, facts)
-    per = _per_norm(_per_player(rows, o), facts, o)
-    order = games.lazy().select(E.ID).unique(maintain_order=True).with_row_index("_ev")
-    titles = pl.LazyFrame({"title": list(o.titles)}).with_row_index("_t")
-    columns = [(rule, f"_c{i}") for i, (rule, _) in enumerate(check_columns(o))]
-    per_rows = (
-        per.join(order, on=E.ID)
-        .join(titles, on="title")
-        .sort("_ev", G.NO, "_t")
-        .with_columns(expr.alias(f"_c{i}") for i, (_, expr) in enumerate(check_columns(o)))
-        .with_row_index("_i")
-        .collect()
+    if checks not in ("all", "reach", "none"):
+        raise ValueError(f"norm checks: expected checks 'all', 'reach' or 'none', got {checks!r}")
+    codes = event_codes(games)
+    rows = coded_games(games, codes, G.NO, G.OPP, G.ROUND, G.CODE, "rating", "opponent_rating")
+    people = coded_players(players, codes)
+    facts = facts_frame(rows, people, events, codes, o)
+    rules = rule_checks(o)
+    per = _players(
+        player_counts(games, rows, people, facts, o),
+        {i: c for i, c in enumerate(rules) if not _per_title(c)},
     )
-    # one row per check: the norm rows' order, then the rules'
-    names = [name for _, name in columns]
-    checks_out = (
-        per_rows.lazy()
-        .select("_i", *KEY, *names)
-        .unpivot(on=names, index=["_i", *KEY], variable_name="_r", value_name="_check")
-        .drop_nulls("_check")
-        .sort("_i", pl.col("_r").str.slice(2).cast(pl.Int64))
-        .unnest("_check")
-        .select(*CHECK_COLUMNS)
-        .collect()
+    norm_rows = _lists(_norm_rows(per, rules, o), rules)
+    shown = (pl.col("verdict") == "met") | pl.col("title_performance") | pl.col("in_reach")
+    chosen = {"all": pl.lit(True), "reach": shown, "none": pl.lit(False)}[checks]
+    selected = norm_rows.filter(chosen)
+    fields = [e for c in rules for e in (c.article, c.counted, c.required, c.note, c.applies)]
+    read = _roots(*fields) | {E.ID, G.NO, *(f"_ok{i}" for i in range(len(rules)))}
+    read |= {f"_m{i}" for i in range(len(rules))}
+    mine = [name for name in selected.columns if name in read and name not in per.columns]
+    theirs = [name for name in per.columns if name in read]
+    checks_out = _check_rows(
+        per.select(theirs)[selected["_p"]].hstack(selected.select(mine)), rules
     )
-    norms_out = (
-        per_rows.lazy()
-        .rename({"tournament": "event"})
-        .with_columns(_verdicts(columns))
-        .select(*NORM_COLUMNS)
-        .collect()
+    player = [name for name in NORM_COLUMNS if name in per.columns]
+    norm = [name for name in NORM_COLUMNS if name not in player]
+    norms = per.select(player)[norm_rows["_p"]].hstack(norm_rows.select(norm))
+    return NormChecks(
+        norms=norms.select(NORM_COLUMNS),
+        checks=checks_out,
+        events=facts.select(*FACT_COLUMNS),
     )
-    return NormChecks(norms=norms_out, checks=checks_out, events=facts)
 
 
-__all__ = ["CHECK_COLUMNS", "INPUT_COLUMNS", "NORM_COLUMNS", "NormChecks", "norm_checks"]
+__all__ = [
+    "CHECK_COLUMNS",
+    "INPUT_COLUMNS",
+    "NORM_COLUMNS",
+    "CheckRows",
+    "NormChecks",
+    "norm_checks",
+]

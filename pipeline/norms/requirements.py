@@ -1,15 +1,19 @@
 """The requirements of B.01 as polars expressions over the norm checks' per-norm rows
-(`pipeline.norms.checks`): one struct per rule, each giving its `counted`,
-`required`, `ok` (null: cannot tell), `missing` (a key of `titles.SUPPLY`) and `note`
-for every player, event and norm at once. The table of rules is in checks' docstring."""
+(`pipeline.norms.checks`): one `Check` per rule, its fields expressions giving its
+`counted`, `required`, `ok` (null: cannot tell), `missing` (a key of `titles.SUPPLY`),
+`note` and where it applies, for every player, event and norm at once. The table of
+rules is in checks' docstring; `games_credited_expr` is 1.4.1d and 1.7's application
+credit."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Final
 
 import polars as pl
 
-from pipeline.norms.titles import NormOptions
+from pipeline.norms.performance import dp_expr, half_up_mean_expr, percentage_expr
+from pipeline.norms.titles import SUPPLY, NormOptions
 from pipeline.rules.tables import DP_BY_P
 
 CHECK_FIELDS: Final = (
@@ -24,11 +28,37 @@ GE: Final = ">="
 LE: Final = "<="
 REACH: Final = 50  # "within reach": Rp at most this far below the norm's (issue 22)
 # the smallest whole percentage whose dp (table 8.1.1) is at least `need`, for every
-# need from -800 to 800 (a need above 800 cannot be met)
-_NEEDS: Final = list(range(-800, 801))
-_P_FOR_NEED: Final = [next(p for p, dp in enumerate(DP_BY_P) if dp >= need) for need in _NEEDS]
+# need from -800 to 800 at `need + 800`; null for a need above 800 (it cannot be met)
+_P_FOR_NEED: Final = pl.Series(
+    [next(p for p, dp in enumerate(DP_BY_P) if dp >= need) for need in range(-800, 801)] + [None],
+    dtype=pl.Int64,
+)
 _NONE_S: Final = pl.lit(None, dtype=pl.String)
 _NONE_B: Final = pl.lit(None, dtype=pl.Boolean)
+MISSING: Final = pl.Enum(list(SUPPLY))  # a missing fact, as a key of SUPPLY
+_NONE_M: Final = pl.lit(None, dtype=MISSING)
+CREDIT_CAP: Final = 13  # B.01 1.7: an event of more than 13 rounds counts as 13 games
+FORFEIT_NOTE: Final = (
+    "last round lost by forfeit: 1.4.2c may allow the norm counting it as a played loss; "
+    "judge by hand"
+)
+
+
+@dataclass(frozen=True)
+class Check:
+    """One rule's check, each field an expression over the per-norm rows (`rule` and
+    `comparison` fixed): `ok` is null when the rule cannot tell (then `missing` names
+    the fact, a `MISSING` key); `applies` is false where the rule has no check row."""
+
+    rule: str
+    article: pl.Expr
+    counted: pl.Expr
+    required: pl.Expr
+    comparison: str
+    ok: pl.Expr
+    missing: pl.Expr
+    note: pl.Expr
+    applies: pl.Expr
 
 
 def _row(
@@ -38,29 +68,35 @@ def _row(
     required: pl.Expr,
     comparison: str,
     ok: pl.Expr,
-    missing: pl.Expr = _NONE_S,
+    missing: pl.Expr = _NONE_M,
     note: pl.Expr = _NONE_S,
     when: pl.Expr | None = None,
-) -> pl.Expr:
-    """One rule's check as a struct of `CHECK_FIELDS` (null where the rule does not
-    apply: `when` false)."""
-    check = pl.struct(
-        pl.lit(rule).alias("rule"),
-        (pl.lit(article) if isinstance(article, str) else article).alias("article"),
-        counted.cast(pl.Float64).alias("counted"),
-        required.cast(pl.Float64).alias("required"),
-        pl.lit(comparison).alias("comparison"),
-        ok.cast(pl.Boolean).alias("ok"),
-        pl.when(ok.is_null()).then(missing).alias("missing"),
-        note.cast(pl.String).alias("note"),
+) -> Check:
+    """One rule's check (no row where `when` is false)."""
+    ok = ok.cast(pl.Boolean)
+    applies = pl.lit(True) if when is None else when.fill_null(False)
+    return Check(
+        rule=rule,
+        article=pl.lit(article) if isinstance(article, str) else article,
+        counted=counted.cast(pl.Float64),
+        required=required.cast(pl.Float64),
+        comparison=comparison,
+        ok=ok if when is None else pl.when(applies).then(ok),
+        missing=pl.when(ok.is_null() & applies).then(missing.cast(MISSING)),
+        note=note.cast(pl.String),
+        applies=applies,
     )
-    return check if when is None else pl.when(when).then(check)
+
+
+def _fact(key: str) -> pl.Expr:
+    """A missing fact's key (of `SUPPLY`)."""
+    return pl.lit(key, dtype=MISSING)
 
 
 def _unknowns(held: pl.Expr, unknown: pl.Expr, key: str) -> tuple[pl.Expr, pl.Expr]:
     """ok and missing of a check that holds (`held`), else cannot tell when `unknown`."""
     ok = pl.when(held).then(True).when(unknown).then(_NONE_B).otherwise(False)
-    return ok, pl.when(unknown).then(pl.lit(key))
+    return ok, pl.when(unknown).then(_fact(key))
 
 
 def _eight() -> pl.Expr:
@@ -80,11 +116,11 @@ def _n_eff(o: NormOptions) -> pl.Expr:
     return pl.when(_eight() & pl.lit(o.eight_games == "nine")).then(9).otherwise(pl.col("games"))
 
 
-def _halves_35(o: NormOptions) -> pl.Expr:
-    """1.4.8b's 35 % in half points (Q3): exact S2 >= 0.7 n, or the rounded percentage
-    (100 S2 + n) // (2n) >= 35."""
-    n_eff = _n_eff(o)
-    return (7 * n_eff + 9) // 10 if o.min_score == "exact" else (69 * n_eff + 99) // 100
+def _halves_35(o: NormOptions, n: pl.Expr | None = None) -> pl.Expr:
+    """1.4.8b's 35 % of n games (by default `_n_eff`) in half points (Q3): exact
+    S2 >= 0.7 n, or the rounded percentage (100 S2 + n) // (2n) >= 35."""
+    n = _n_eff(o) if n is None else n
+    return (7 * n + 9) // 10 if o.min_score == "exact" else (69 * n + 99) // 100
 
 
 def score_required_expr(o: NormOptions) -> pl.Expr:
@@ -93,18 +129,51 @@ def score_required_expr(o: NormOptions) -> pl.Expr:
     the percentage rounded up to a half point). Null when no score reaches it. Reads
     `ra`, `min_rp` and `games` of the per-norm rows."""
     n = pl.col("games")
-    need = (pl.col("min_rp") - pl.col("ra")).clip(lower_bound=-800)
-    p = need.replace_strict(_NEEDS, _P_FOR_NEED, default=None, return_dtype=pl.Int64)
+    need = (pl.col("min_rp") - pl.col("ra")).clip(lower_bound=-800, upper_bound=801)
+    p = pl.lit(_P_FOR_NEED).gather(need + 800)
     # p(s) = (100 S2 + n) // (2n) >= p  <=>  S2 >= ((2p - 1) n) / 100, rounded up
     halves = (((2 * p - 1) * n + 99) // 100).clip(lower_bound=0)
     halves = pl.max_horizontal(halves, _halves_35(o))
     return pl.when((n > 0) & p.is_not_null() & (halves <= 2 * n)).then(halves / 2)
 
 
-def check_columns(o: NormOptions) -> list[tuple[str, pl.Expr]]:
-    """Per norm row (`checks._per_norm`'s frame), each rule's name and check, in the
-    rules' order: a struct of `CHECK_FIELDS`, null where the rule does not apply
-    (drr-players outside a double round-robin, sex for GM and IM)."""
+def games_credited_expr() -> pl.Expr:
+    """The games a norm counts toward a title application's 27 (1.5.1): the games
+    counted (9 for a World Cup norm of 8 games, 1.4.1b, and in the 1.4.1c case), plus
+    one per full point scored above `score_required` (1.4.1d), the whole capped at 13
+    (1.7). Reads the per-norm rows; null where `score_required` is."""
+    col = pl.col
+    n = col("games")
+    cup = (col("event_type") == "world-cup").fill_null(False) & (n == 8)
+    base = pl.when(cup | _eight()).then(9).otherwise(n)
+    over = (col("_s2") - (2 * col("score_required")).cast(pl.Int64)).clip(lower_bound=0) // 2
+    return (base + over).clip(upper_bound=CREDIT_CAP).cast(pl.Int64)
+
+
+def _forfeit_note(o: NormOptions) -> pl.Expr:
+    """1.4.2c: the player's game of the last round lost by forfeit (`_last_forfeit`):
+    `FORFEIT_NOTE`, and when the row has the opponent's rating (`_fl_rating`), the
+    figures with that game counted as a played loss (the norm's floor on the lowest
+    game again)."""
+    col = pl.col
+    n1, rating = col("games") + 1, col("_fl_rating")
+    raise_by = (col("floor") - pl.min_horizontal(col("_min"), rating)).clip(lower_bound=0)
+    ra1 = half_up_mean_expr(col("_sum") + rating + raise_by, n1)
+    rp1 = ra1 + dp_expr(percentage_expr(col("_s2"), n1))
+    holds = (ra1 >= col("min_ra")) & (rp1 >= col("min_rp")) & (col("_s2") >= _halves_35(o, n1))
+    verdict = pl.when(holds).then(pl.lit("a title performance"))
+    played = pl.format(
+        "as a played loss against {}: {} games, Ra {}, Rp {} ({})",
+        rating, n1, ra1, rp1, verdict.otherwise(pl.lit("no title performance")),
+    )  # fmt: skip
+    return pl.when(col("_last_forfeit")).then(
+        pl.concat_str(pl.lit(FORFEIT_NOTE), played, separator="; ", ignore_nulls=True)
+    )
+
+
+def rule_checks(o: NormOptions) -> list[Check]:
+    """Per norm row (`checks._per_norm`'s frame), each rule's check, in the rules'
+    order (drr-players applies in a double round-robin only, sex to WGM and WIM)."""
     col = pl.col
     n, kind, fed = col("games"), col("event_type"), col("fed")
     eight = _eight()
@@ -132,6 +201,7 @@ def check_columns(o: NormOptions) -> list[tuple[str, pl.Expr]]:
         pl.when(eight).then(
             pl.lit("9 rounds, 8 games and a forfeit win or pairing-allocated bye (1.4.1c)")
         ),
+        _forfeit_note(o),
         separator="; ",
         ignore_nulls=True,
     )
@@ -174,7 +244,7 @@ def check_columns(o: NormOptions) -> list[tuple[str, pl.Expr]]:
             .when(possible & unknown_feds).then(_NONE_B).otherwise(False)
         )  # fmt: skip
         raw_missing = (
-            pl.when(no_own).then(pl.lit("federation")).otherwise(pl.lit("opponent-federations"))
+            pl.when(no_own).then(_fact("federation")).otherwise(_fact("opponent-federations"))
         )
         sure = raw_ok.fill_null(False)
         ok = (
@@ -183,9 +253,9 @@ def check_columns(o: NormOptions) -> list[tuple[str, pl.Expr]]:
             .otherwise(raw_ok)
         )  # fmt: skip
         missing = (
-            pl.when(no_own).then(pl.lit("federation"))
-            .when(~known_type).then(pl.lit("event-type"))
-            .when(d_unknown).then(pl.lit("host"))
+            pl.when(no_own).then(_fact("federation"))
+            .when(~known_type).then(_fact("event-type"))
+            .when(d_unknown).then(_fact("host"))
             .otherwise(raw_missing)
         )  # fmt: skip
         note = pl.when(~sure & exemption.is_not_null()).then(
@@ -207,17 +277,17 @@ def check_columns(o: NormOptions) -> list[tuple[str, pl.Expr]]:
         pl.when(days <= 30).then(True).when(days.is_null()).then(_NONE_B)
         .otherwise(pl.lit(True if o.long_events == "start-list" else None, dtype=pl.Boolean))
     )  # fmt: skip
-    long_missing = pl.when(days.is_null()).then(pl.lit("dates")).otherwise(pl.lit("long-event"))
+    long_missing = pl.when(days.is_null()).then(_fact("dates")).otherwise(_fact("long-event"))
     is_standard = col("list") == "standard"
     women = col("title").is_in(["WGM", "WIM"])
 
     rules = [
         _row("standard", "0.5", is_standard.cast(pl.Int64), pl.lit(1), GE,
-             is_standard, pl.lit("list"), col("list")),
+             is_standard, _fact("list"), col("list")),
         _row("time-control", "1.1.3", col("minutes_60"), pl.lit(120), GE,
-             col("minutes_60") >= 120, pl.lit("time-control")),
+             col("minutes_60") >= 120, _fact("time-control")),
         _row("rounds-per-day", "1.1.3", (col("rounds") + days - 1) // days,
-             pl.lit(2), LE, (col("rounds") + days - 1) // days <= 2, pl.lit("dates"),
+             pl.lit(2), LE, (col("rounds") + days - 1) // days <= 2, _fact("dates"),
              pl.lit("rounds / days, rounded up: the file has no daily schedule")),
         _row("ratings-date", "1.1.4", days, pl.lit(30), LE, long_ok, long_missing,
              pl.when(days > 30).then(pl.lit("over 30 days: the list at the start used"))),
@@ -242,9 +312,22 @@ def check_columns(o: NormOptions) -> list[tuple[str, pl.Expr]]:
         _row("minimum-score", "1.4.8b", col("score"), halves_need / 2, GE,
              (n > 0) & (col("_s2") >= halves_need)),
         _row("sex", "0.5", (col("sex") == "w").cast(pl.Int64), pl.lit(1), GE,
-             col("sex") == "w", pl.lit("sex"), when=women),
+             col("sex") == "w", _fact("sex"), when=women),
     ]  # fmt: skip
-    return [(RULES[i], rule) for i, rule in enumerate(rules)]
+    return rules
 
 
-__all__ = ["CHECK_FIELDS", "GE", "LE", "REACH", "RULES", "check_columns", "score_required_expr"]
+__all__ = [
+    "CHECK_FIELDS",
+    "CREDIT_CAP",
+    "FORFEIT_NOTE",
+    "GE",
+    "LE",
+    "MISSING",
+    "REACH",
+    "RULES",
+    "Check",
+    "games_credited_expr",
+    "rule_checks",
+    "score_required_expr",
+]

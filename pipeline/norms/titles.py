@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Final, Literal
 
 from pipeline.norms.performance import NORM_FLOORS, UNRATED_NORM
+from schemas.ingest import EVENT_TYPES  # the types the checks know (NormOptions.event_types)
 
 NORM_TITLES: Final = ("GM", "IM", "WGM", "WIM")
 WOMEN_TITLES: Final = frozenset({"WGM", "WIM"})
@@ -36,18 +37,6 @@ TITLE_HOLDERS: Final = frozenset({"GM", "IM", "WGM", "WIM", "FM", "WFM"})  # 1.4
 FOREIGN_TITLES: Final = frozenset({"GM", "IM", "WGM", "WIM"})  # 1.4.3d's ten
 NO_FEDERATION: Final = "FID"  # the FIDE flag: games count, not a federation (1.4.3-1.4.4)
 
-# The event types the checks know (`NormOptions.event_types`, by event id):
-EVENT_TYPES: Final = (
-    "swiss",
-    "round-robin",
-    "double-round-robin",
-    "knockout",
-    "national-championship",  # 1.4.3a: final of a national (women's) championship
-    "national-team-championship",  # 1.4.3b
-    "zonal",  # 1.4.3c: zonal and sub-zonal tournaments
-    "team-championship",  # 1.4.1b: World/Continental Team or Club Championship: 7 games
-    "world-cup",  # 1.4.1b: (Women's) World Cup: 8 games
-)
 ROUND_ROBINS: Final = ("round-robin", "double-round-robin")
 
 # How each missing fact is supplied, for `missing`
@@ -56,10 +45,11 @@ SUPPLY: Final[Mapping[str, str]] = {
     "time-control": ("the event's time control (TRF 222/122): an --events decision `time_control`"),
     "dates": "the event's start and end dates (TRF 042/052): an --events decision "
     "`start_date`, `end_date`",
-    "long-event": "the ratings and titles of each game's date (event over 30 days, B.01 "
-    "1.1.4): NormOptions.long_events='start-list' to use the list at the start",
-    "event-type": "the event type (1.4.1b, 1.4.3a-c): NormOptions.event_types / "
-    "default_event_type (an --event-type option)",
+    "long-event": "the ratings and titles of each game's date (the event lasts over 30 "
+    "days, B.01 1.1.4; the file carries those at the start): check each game against the "
+    "list of its month",
+    "event-type": "the event type (1.4.1b, 1.4.3a-c): an --events decision `event_type`, "
+    "or --event-type for the events not decided",
     "host": "the host federation (TRF 032) for 1.4.3d: add it to the file",
     "federation": "the player's federation: add it to the file or link the player to "
     "the rating list (--identities decision)",
@@ -76,8 +66,9 @@ class NormOptions:
     """The choices of docs/rules.md "Title norms"; every default is FIDE's reading."""
 
     titles: Sequence[str] = NORM_TITLES
-    # event id -> one of EVENT_TYPES; events not named take `default_event_type`, else a
-    # round-robin read from the pairings, else unknown (a rule needing it: cannot tell)
+    # event id -> one of EVENT_TYPES; events not named take the events frame's
+    # `event_type` (an --events decision), else `default_event_type`, else a round-robin
+    # read from the pairings, else unknown (a rule needing it: cannot tell)
     event_types: Mapping[str, str] = field(default_factory=dict)
     default_event_type: str | None = None
     # Q3: 35 % as score >= 0.35 n ("exact") or as the rounded percentage >= 35

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import polars as pl
 import pytest
 
 from pipeline.errors import InputError, Problem
@@ -47,8 +48,8 @@ def lines(problems: list[Problem]) -> list[str]:
 
 def test_a_row_of_every_field_is_read() -> None:
     (found,) = decisions(
-        "file;event;period;list;start_date;end_date;time_control\n"
-        "open.trf;Decided Open;2025-12;Rapid;2025-11-07;09.11.2025;15 min + 10 s\n"
+        "file;event;period;list;start_date;end_date;time_control;event_type\n"
+        "open.trf;Decided Open;2025-12;Rapid;2025-11-07;09.11.2025;15 min + 10 s;Round robin\n"
     )
     assert found == EventDecision(
         line=2,
@@ -59,22 +60,44 @@ def test_a_row_of_every_field_is_read() -> None:
         start_date=dt.date(2025, 11, 7),
         end_date=dt.date(2025, 11, 9),
         time_control="15 min + 10 s",
+        event_type="round-robin",
         headers=found.headers,
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "event_type"),
+    [
+        ("swiss", "swiss"),
+        ("Round robin", "round-robin"),
+        ("double_round_robin", "double-round-robin"),
+        ("DOUBLE-ROUND-ROBIN", "double-round-robin"),
+        ("  National  team_Championship ", "national-team-championship"),
+        ("World Cup", "world-cup"),
+    ],
+    ids=["as-named", "space", "underscores", "upper-case", "mixed", "two-words"],
+)
+def test_an_event_type_is_read_in_any_case_with_spaces_or_underscores(
+    written: str, event_type: str
+) -> None:
+    (found,) = decisions(f"file,event_type\nopen.trf,{written}\n")
+    assert found.event_type == event_type
+    assert found.decided() == {"event_type": event_type}
 
 
 def test_every_problem_of_the_file_is_reported_at_its_line_and_column() -> None:
     with pytest.raises(InputError) as caught:
         decisions(
-            "file,period,list,start_date,end_date,time_control\n"
-            "a.trf,2025-13,,,,\n"
-            "b.trf,,classic,,,\n"
-            "c.trf,,,05/06/2025,,\n"
-            "d.trf,,,2025-11-09,2025-11-07,\n"
-            "e.trf,,,,,lots of time\n"
-            "f.trf,,blitz,,,90 min + 30 s\n"
-            ",2025-12,,,,\n"
-            "g.trf,,,,,\n"
+            "file,period,list,start_date,end_date,time_control,event_type\n"
+            "a.trf,2025-13,,,,,\n"
+            "b.trf,,classic,,,,\n"
+            "c.trf,,,05/06/2025,,,\n"
+            "d.trf,,,2025-11-09,2025-11-07,,\n"
+            "e.trf,,,,,lots of time,\n"
+            "f.trf,,blitz,,,90 min + 30 s,\n"
+            ",2025-12,,,,,\n"
+            "g.trf,,,,,,\n"
+            "h.trf,,,,,,open\n"
         )
     assert lines(caught.value.problems) == [
         "events.csv:2:period: expected a rating period YYYY-MM, got '2025-13' [bad-event-decision]",
@@ -90,7 +113,10 @@ def test_every_problem_of_the_file_is_reported_at_its_line_and_column() -> None:
         "events.csv:8:file: expected the tournament file the row is about, got blanks "
         "[bad-event-decision]",
         "events.csv:9:file: expected a decision (period, list, start_date, end_date, "
-        "time_control) for 'g.trf', got only blanks [bad-event-decision]",
+        "time_control, event_type) for 'g.trf', got only blanks [bad-event-decision]",
+        "events.csv:10:event_type: expected an event type (swiss, round-robin, "
+        "double-round-robin, knockout, national-championship, national-team-championship, "
+        "zonal, team-championship, world-cup), got 'open' [bad-event-decision]",
     ]
 
 
@@ -106,9 +132,9 @@ def test_a_header_without_file_or_any_decision_is_refused() -> None:
     assert lines(caught.value.problems) == [
         "events.csv:1: expected a column file, got event, colour [missing-column]",
         "events.csv:1: expected at least one of the columns period, list, start_date, "
-        "end_date, time_control, got event, colour [missing-column]",
+        "end_date, time_control, event_type, got event, colour [missing-column]",
         "events.csv:1:colour: expected the columns file, event, period, list, start_date, "
-        "end_date, time_control, got 'colour' [unknown-column]",
+        "end_date, time_control, event_type, got 'colour' [unknown-column]",
     ]
 
 
@@ -234,3 +260,70 @@ def test_both_dates_decided_settle_an_ambiguous_date() -> None:
         dt.date(2025, 6, 5),
         dt.date(2025, 6, 6),
     )
+
+
+def test_a_decided_event_type_fills_the_column_and_is_reported() -> None:
+    ev = event(DATED)
+    assert row(ev)["event_type"] is None  # no file format states it
+    applied = apply_event_decisions(
+        [ev], decisions("file,event_type\nopen.trf,Double round robin\n"), "ev.csv"
+    )
+    assert applied.problems == []
+    got = applied.events[0]
+    assert row(got)["event_type"] == "double-round-robin"
+    assert got.events.schema["event_type"] == pl.String
+    # nothing of the rating changes: the list and its reason, the dates, the period stay
+    unchanged = [c for c in ev.events.columns if c != "event_type"]
+    assert got.events.select(unchanged).equals(ev.events.select(unchanged))
+    assert got.problems == ev.problems
+    assert [a.as_dict() for a in applied.adjustments] == [
+        {
+            "file": "2025-11/open.trf",
+            "event": "Decided Open",
+            "field": "event_type",
+            "value": "double-round-robin",
+            "before": None,  # the file's: not stated
+            "decisions_file": "ev.csv",
+            "line": 2,
+        }
+    ]
+    assert lines(adjustment_problems(applied.adjustments)) == [
+        "2025-11/open.trf: warning: event_type double-round-robin, as decided in ev.csv "
+        "line 2 [event-decision]"
+    ]
+
+
+def test_events_without_an_event_type_decision_keep_the_column_null() -> None:
+    a = event(DATED, "2025-11/a/open.trf")
+    b = event(DATED, "2025-11/b/open.trf")
+    applied = apply_event_decisions(
+        [a, b], decisions("file,list,event_type\na/open.trf,rapid,\nb/open.trf,,swiss\n"), "ev.csv"
+    )
+    assert [(row(e)["list"], row(e)["event_type"]) for e in applied.events] == [
+        ("rapid", None),
+        ("standard", "swiss"),
+    ]
+    assert [a.field for a in applied.adjustments] == ["list", "event_type"]
+
+
+def test_two_event_types_for_one_event_are_a_conflict() -> None:
+    applied = apply_event_decisions(
+        [event(DATED)],
+        decisions("file;event_type\nopen.trf;swiss\n2025-11/open.trf;round_robin\n"),
+        "ev.csv",
+    )
+    assert lines(applied.problems) == [
+        "ev.csv:3:event_type: expected one event_type for 2025-11/open.trf, got swiss on "
+        "line 2 and round-robin here [event-decision-conflict]"
+    ]
+    assert row(applied.events[0])["event_type"] is None
+    assert applied.adjustments == []
+
+
+def test_an_events_frame_without_the_column_takes_the_decision() -> None:
+    ev = event(DATED)
+    bare = EventData(ev.events.drop("event_type"), ev.players, ev.games, ev.problems)
+    applied = apply_event_decisions(
+        [bare], decisions("file,event_type\nopen.trf,zonal\n"), "ev.csv"
+    )
+    assert row(applied.events[0])["event_type"] == "zonal"

@@ -126,6 +126,7 @@ def test_sample_event_row() -> None:
         c(Events.chief_arbiter): None,
         c(Events.deputy_arbiters): None,
         c(Events.period): None,  # an officer's decision only (--events)
+        c(Events.event_type): None,  # likewise
     }
 
 
