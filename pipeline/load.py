@@ -55,6 +55,8 @@ class RunOptions:
     all_periods: bool = False
     lang: str = "en"  # --lang: the language of report.xlsx (pipeline.i18n)
     jobs: int | None = None  # --jobs: processes reading the files (None: by their size)
+    # --event-type: for the title norms, the type of every event --events does not type
+    event_type: str | None = None
     today: date = field(default_factory=date.today)
 
 
@@ -80,6 +82,11 @@ class Loaded(HasProblems):
     previous_list: pl.DataFrame | None = None  # --previous-list, read
     # an event given twice, rated once: {"file": skipped, "kept": rated, "why": ...}
     skipped_duplicates: list[dict[str, str]] = field(default_factory=list)
+
+
+def linked_players(loaded: Loaded) -> pl.DataFrame:
+    """Every player entry, as the identity stage linked them (else as the files gave them)."""
+    return loaded.identity.players if loaded.identity else stack_frames(loaded, "players", False)
 
 
 def peak_rss_bytes() -> int | None:

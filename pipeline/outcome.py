@@ -3,14 +3,19 @@ the error report of a run that rated nothing (`rejected`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from pipeline.errors import Problem
 from pipeline.load import EXIT_INPUT, EXIT_OK, Loaded, RunOptions, Timer
 
 if TYPE_CHECKING:
+    import polars as pl
+
+    from pipeline.norms import NormOptions
+    from pipeline.norms.stage import NormsStage
     from pipeline.rate import RateResult
 
 
@@ -25,6 +30,7 @@ class RunOutcome:
     summary: dict[str, object] = field(default_factory=dict)
     # the warnings of the rating stage (a chain: of every period), beside loaded.problems
     rating_warnings: list[Problem] = field(default_factory=list)
+    norms: NormsStage | None = None  # the norms stage, when outputs were written
 
 
 def _problem_dict(p: Problem) -> dict[str, object]:
@@ -46,6 +52,46 @@ def _skipped_duplicates(loaded: Loaded, result: RateResult | None) -> list[dict[
         return list(loaded.skipped_duplicates)
     rated = {str(ev.events["file"][0]) for ev in loaded.events}
     return [d for d in loaded.skipped_duplicates if d["kept"] in rated]
+
+
+def norms_of(
+    result: RateResult,
+    players: pl.DataFrame,
+    options: RunOptions,
+    checks: Literal["all", "reach", "none"] = "reach",
+    titles: Sequence[str] | None = None,
+) -> NormsStage:
+    """The norms stage (pipeline.norms.stage) on what was rated: performance ratings and
+    the title-norm checks, the events typed by `--events` or `--event-type`."""
+    from pipeline.norms.stage import norms_stage
+
+    return norms_stage(
+        result.games, players, result.events, norm_options(options, titles), checks=checks
+    )
+
+
+def norm_options(options: RunOptions, titles: Sequence[str] | None = None) -> NormOptions:
+    """The title-norm choices of a job: FIDE's readings, `titles` (default all four) and
+    the type `--event-type` gives the events `--events` does not type."""
+    from pipeline.norms import NormOptions
+    from pipeline.norms.titles import NORM_TITLES
+
+    return NormOptions(titles=tuple(titles or NORM_TITLES), default_event_type=options.event_type)
+
+
+def norm_counts(stage: NormsStage) -> dict[str, int]:
+    """summary.json's `norms`: how many norm rows of each verdict, title performances
+    without every condition, and rows within reach."""
+    norms = stage.norms.norms
+    verdict = norms["verdict"]
+    return {
+        "checked": norms.height,
+        "met": int((verdict == "met").sum()),
+        "cannot_tell": int((verdict == "cannot tell").sum()),
+        "not_met": int((verdict == "not met").sum()),
+        "title_performances": int((norms["title_performance"] & (verdict != "met")).sum()),
+        "in_reach": int(norms["in_reach"].sum()),
+    }
 
 
 def build_summary(

@@ -17,10 +17,11 @@ from pipeline.load import (
     ProgressFn,
     RunOptions,
     Timer,
+    linked_players,
     load_inputs,
     stack_frames,
 )
-from pipeline.outcome import RunOutcome, build_summary, rejected
+from pipeline.outcome import RunOutcome, build_summary, norm_counts, norms_of, rejected
 from pipeline.rate import columns as c
 
 if TYPE_CHECKING:
@@ -57,9 +58,7 @@ def rate_loaded(loaded: Loaded, options: RunOptions, timer: Timer) -> RateResult
     with timer.stage("rate"):
         # one row each: one chunk, for the gathers by event
         events = stack_frames(loaded, "events")
-        players = (
-            loaded.identity.players if loaded.identity else stack_frames(loaded, "players", False)
-        )
+        players = linked_players(loaded)
         games = stack_frames(loaded, "games", rechunk=False)
         return rate_period(
             events,
@@ -104,6 +103,10 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
     outcome.summary = build_summary(loaded, result, exit_code, timer.timings, warnings)
     outcome.summary["period"] = period  # rated into the list of the 1st of the next month
     if options.out_dir is not None:
+        with timer.stage("norms"):
+            outcome.norms = norms_of(result, linked_players(loaded), options)
+        outcome.summary["norms"] = norm_counts(outcome.norms)
+        outcome.summary["timings"] = {k: round(v, 4) for k, v in timer.timings.items()}
         from pipeline.report.outdir import staged
         from pipeline.report.tables import write_outputs
         from pipeline.report.workbook import WorkbookOptions
@@ -121,6 +124,7 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
                 identities=loaded.identity.table if loaded.identity else None,
                 extra=lists,
                 workbook=WorkbookOptions(lang=options.lang),
+                norms=outcome.norms,
             )
         outcome.written = [options.out_dir / p.relative_to(staging) for p in written]
         outcome.summary["timings"] = {k: round(v, 4) for k, v in timer.timings.items()}

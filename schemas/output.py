@@ -128,3 +128,30 @@ PERFORMANCE_COLUMNS: list[str] = [
     "ra_wim",
     "rp_wim",
 ]
+
+# --- title norms (pipeline.norms.checks; docs/rules.md "Title norms") ----------------------
+
+# norms.csv: one row per player, event and norm sought (GM, IM, WGM, WIM; none for a title
+# held or a higher one, nor WGM/WIM for a man). `verdict` is met / not met / cannot tell;
+# `failing` the rules that fail and `missing` the facts lacking (each "; "-separated).
+NORMS_COLUMNS: list[str] = [
+    "event",
+    "name",
+    "fide_id",
+    "norm",
+    "verdict",
+    "games",
+    "score",
+    "score_required",
+    "games_credited",
+    "ra",
+    "rp",
+    "min_rp",
+    "floor_applied",
+    "title_performance",
+    "in_reach",
+    "failing",
+    "missing",
+    "excluded",
+    "event_type",
+]

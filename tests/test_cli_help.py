@@ -20,9 +20,10 @@ from typer.testing import CliRunner
 
 from pipeline.calc import ALL_METHODS
 from pipeline.cli import app
-from pipeline.cli.common import Rounding, TrfVersion, expected_one_of
+from pipeline.cli.common import EventType, Rounding, TrfVersion, expected_one_of
 from pipeline.formats.trf.write import VERSIONS
 from pipeline.i18n import LANGS
+from pipeline.norms.titles import EVENT_TYPES
 from pipeline.rate.engine import ROUNDINGS
 from pipeline.rules.methods import EXPECTATIONS
 from pipeline.rules.ruleset import LISTS
@@ -174,8 +175,8 @@ def test_lang_help_says_the_default_is_the_locale() -> None:
 
 @pytest.mark.parametrize(
     ("spelt", "library"),
-    [(Rounding, ROUNDINGS), (TrfVersion, VERSIONS)],
-    ids=["rounding", "trf-version"],
+    [(Rounding, ROUNDINGS), (TrfVersion, VERSIONS), (EventType, EVENT_TYPES)],
+    ids=["rounding", "trf-version", "event-type"],
 )
 def test_choices_spelt_in_the_cli_agree_with_the_library(
     spelt: object, library: tuple[str, ...]

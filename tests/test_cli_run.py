@@ -25,6 +25,7 @@ OUTPUTS = {
     "games.csv",
     "identities.csv",
     "performance.csv",
+    "norms.csv",
     "summary.json",
 }
 

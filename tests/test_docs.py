@@ -372,7 +372,7 @@ def test_the_cli_reference_names_every_command_and_option() -> None:
             if not re.search(rf"`{re.escape(option)}(?![\w-])", where):
                 missing.append(f"elo {' '.join(path)} {option}".replace("  ", " "))
     assert missing == []
-    assert len(commands(root)) == 11  # elo, seven commands, profile's three
+    assert len(commands(root)) == 12  # elo, eight commands, profile's three
 
 
 # ----------------------------------------------------------------- the output columns

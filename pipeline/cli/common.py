@@ -44,10 +44,22 @@ else:  # Literal[("a", "b")] is Literal["a", "b"]: the choices of the library's 
     Method = Literal[ALL_METHODS]
     Expectation = Literal[EXPECTATIONS]
 
-# pipeline.rate.engine.ROUNDINGS and pipeline.formats.trf.write.VERSIONS: not imported
-# here (both load polars, and `elo calc` starts without it)
+# pipeline.rate.engine.ROUNDINGS, pipeline.formats.trf.write.VERSIONS and
+# pipeline.norms.titles.EVENT_TYPES: not imported here (they load polars, and `elo calc`
+# starts without it)
 Rounding: TypeAlias = Literal["period", "tournament"]
 TrfVersion: TypeAlias = Literal["trf16", "trf26"]
+EventType: TypeAlias = Literal[
+    "swiss",
+    "round-robin",
+    "double-round-robin",
+    "knockout",
+    "national-championship",
+    "national-team-championship",
+    "zonal",
+    "team-championship",
+    "world-cup",
+]
 
 EXIT_OK = 0
 EXIT_INPUT = 1
@@ -185,7 +197,17 @@ EVENTS = typer.Option(
     metavar="FILE",
     help="Your decisions about events: CSV of file (and event), then any of period "
     "(YYYY-MM: rate it in that period, e.g. a late report), list, start_date, end_date, "
-    "time_control; each applied before validation and reported as an adjustment.",
+    "time_control, event_type; each applied before validation and reported as an "
+    "adjustment.",
+)
+EVENT_TYPE = typer.Option(
+    None,
+    "--event-type",
+    metavar="TYPE",
+    help="For the title norms: the type of every event that --events does not type, one "
+    "of swiss, round-robin, double-round-robin, knockout, national-championship, "
+    "national-team-championship, zonal, team-championship, world-cup (default: a "
+    "round-robin where the pairings show one, else unknown).",
 )
 JOBS = typer.Option(
     None,

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from pipeline.outcome import RunOutcome
 
 from pipeline.cli.common import (
+    EVENT_TYPE,
     EVENTS,
     EXIT_INPUT,
     EXIT_OK,
@@ -33,6 +34,7 @@ from pipeline.cli.common import (
     PATHS,
     REGISTRY,
     Command,
+    EventType,
     Lang,
     RatingList,
     Rounding,
@@ -131,7 +133,7 @@ def _check_paths(
             usage_error(f"{option}: expected a CSV file, got the folder {given}")
 
 
-def _check_out(out: Path) -> None:
+def check_out(out: Path) -> None:
     """The output folder exists (or is made now) and can be written to."""
     if out.exists() and not out.is_dir():
         usage_error(f"--out: expected a folder, got the file {out}")
@@ -143,7 +145,7 @@ def _check_out(out: Path) -> None:
         usage_error(f"--out: cannot write to {out}")
 
 
-def _run_options(
+def run_options(
     paths: list[Path],
     registry: Path | None,
     list_: RatingList | None,
@@ -180,7 +182,7 @@ def _run_options(
     )
 
 
-def _run_or_exit(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
+def run_or_exit(options: RunOptions, progress: ProgressFn | None = None) -> RunOutcome:
     """`run_job` (one period) or `run_chain` (`--chain`), with a failing disk or permission
     turned into one line and exit 1."""
     from pipeline.chain import run_chain
@@ -244,10 +246,11 @@ def run(
     ),
     lang: Lang | None = LANG,
     jobs: int | None = JOBS,
+    event_type: EventType | None = EVENT_TYPE,
 ) -> None:
     """Rate the events of a rating period; write the workbook, CSV tables and summary."""
     language = pick_lang(lang)
-    options = _run_options(
+    options = run_options(
         paths, registry, list_, period, rules, rounding, out, skip_invalid, identities,
         no_name_match, jobs, events,
     )  # fmt: skip
@@ -266,10 +269,11 @@ def run(
         pending=pending,
         previous_list=previous_list,
         lang=language,
+        event_type=event_type,
     )
-    _check_out(out)
-    with _progress(quiet) as progress:
-        outcome = _run_or_exit(options, progress)
+    check_out(out)
+    with progress_bar(quiet) as progress:
+        outcome = run_or_exit(options, progress)
     # every problem of reading, and the rating stage's warnings (a chain: every period's)
     print_problems(
         sorted([*outcome.loaded.problems, *outcome.rating_warnings], key=lambda p: p.sort_key())
@@ -318,11 +322,11 @@ def explain(
     jobs: int | None = JOBS,
 ) -> None:
     """One player's per-game breakdown, as FIDE's individual-calculation page shows it."""
-    options = _run_options(
+    options = run_options(
         paths, registry, list_, period, rules, rounding, None, False, identities, no_name_match,
         jobs, events,
     )  # fmt: skip
-    outcome = _run_or_exit(options)
+    outcome = run_or_exit(options)
     if outcome.result is None:
         print_problems(outcome.loaded.problems)
         raise typer.Exit(outcome.exit_code)
@@ -369,12 +373,12 @@ def convert(
         usage_error("--out: expected the folder to write the TRF files to")
     _check_paths(paths, registry, events=events)
     _check_jobs(jobs)
-    _check_out(out)
+    check_out(out)
     from pipeline.convert import ConvertOptions, convert_paths, summary_lines
 
     options = ConvertOptions(paths, to, out, registry, list_, jobs, events)
     try:
-        with _progress(False) as progress:
+        with progress_bar(False) as progress:
             outcome = convert_paths(options, progress)
     except OSError as exc:  # not a bug: the machine refused a read or a write
         where = exc.filename if exc.filename is not None else "a file"
@@ -393,7 +397,7 @@ def convert(
 
 
 @contextmanager
-def _progress(quiet: bool) -> Iterator[Callable[[int, int, str], None] | None]:
+def progress_bar(quiet: bool) -> Iterator[Callable[[int, int, str], None] | None]:
     """A progress bar on stderr for multi-file runs; silent when not a terminal or quiet."""
     if quiet or not sys.stderr.isatty():
         yield None

@@ -133,11 +133,12 @@ def dp_expr(pct: pl.Expr) -> pl.Expr:
 
 
 def performance_frame(
-    games: pl.DataFrame, options: PerformanceOptions | None = None
+    games: pl.DataFrame, options: PerformanceOptions | None = None, *, keys: bool = False
 ) -> pl.DataFrame:
     """performance.csv's rows (`PERFORMANCE_COLUMNS`), one per player entry of an event
     (event id and start number) that has a row in `games`, in the games' order of events,
-    then by start number. `games` needs `INPUT_COLUMNS`."""
+    then by start number; `keys` puts the event id and start number first. `games` needs
+    `INPUT_COLUMNS`."""
     o = options or PerformanceOptions()
     missing = [name for name in INPUT_COLUMNS if name not in games.columns]
     if missing:
@@ -203,7 +204,7 @@ def performance_frame(
     )
     ordered = per.sort(pl.col("_first").min().over(E.ID), G.NO)
     shown = [name for name in PERFORMANCE_COLUMNS if name in per.collect_schema().names()]
-    return ordered.select(*shown).collect()
+    return ordered.select(*([E.ID, G.NO] if keys else []), *shown).collect()
 
 
 __all__ = [

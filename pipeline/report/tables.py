@@ -24,9 +24,16 @@ from pipeline.errors import Problem
 from pipeline.norms import performance_frame
 from pipeline.report import pretty_json
 from pipeline.report.atomic import atomic_open, atomic_write_text
-from schemas.output import GAMES_COLUMNS, IDENTITY_COLUMNS, PERFORMANCE_COLUMNS, RATINGS_COLUMNS
+from schemas.output import (
+    GAMES_COLUMNS,
+    IDENTITY_COLUMNS,
+    NORMS_COLUMNS,
+    PERFORMANCE_COLUMNS,
+    RATINGS_COLUMNS,
+)
 
 if TYPE_CHECKING:
+    from pipeline.norms.stage import NormsStage
     from pipeline.report.workbook import WorkbookOptions
 
 REPORT_XLSX = "report.xlsx"
@@ -34,6 +41,7 @@ RATINGS_CSV = "ratings.csv"
 GAMES_CSV = "games.csv"
 IDENTITIES_CSV = "identities.csv"
 PERFORMANCE_CSV = "performance.csv"
+NORMS_CSV = "norms.csv"
 SUMMARY_JSON = "summary.json"
 ERRORS_TXT = "errors.txt"
 
@@ -119,6 +127,12 @@ def write_performance_csv(path: Path, performance: pl.DataFrame) -> None:
     write_csv_frame(path, contract_frame(performance, PERFORMANCE_COLUMNS, PERFORMANCE_CSV))
 
 
+def write_norms_csv(path: Path, norms: NormsStage) -> None:
+    from pipeline.report.norms import norms_csv_frame
+
+    write_csv_frame(path, contract_frame(norms_csv_frame(norms), NORMS_COLUMNS, NORMS_CSV))
+
+
 # --- JSON -------------------------------------------------------------------------------
 
 
@@ -197,11 +211,13 @@ def write_outputs(
     workbook: WorkbookOptions | None = None,
     identities: pl.DataFrame | None = None,
     extra: Sequence[Path] = (),
+    norms: NormsStage | None = None,
 ) -> list[Path]:
     """Write ratings.csv, games.csv, identities.csv (given `identities`, the identity
-    stage's table), performance.csv (pipeline.norms, from the games), report.xlsx and
-    (last) summary.json into `out_dir`; `extra` are files written there before (the next
-    list), listed in the summary's outputs.
+    stage's table), performance.csv (pipeline.norms: `norms`' performance, else from the
+    games), norms.csv (given `norms`, the norms stage), report.xlsx and (last)
+    summary.json into `out_dir`; `extra` are files written there before (the next list),
+    listed in the summary's outputs.
 
     `checks` are the warnings for the Checks sheet (default: `result.warnings`);
     `skipped` the errors of events left out. A stale errors.txt of an earlier rejected
@@ -217,15 +233,22 @@ def write_outputs(
         paths.append(out_dir / IDENTITIES_CSV)
     else:
         (out_dir / IDENTITIES_CSV).unlink(missing_ok=True)  # an earlier run's
-    paths += [out_dir / PERFORMANCE_CSV, out_dir / REPORT_XLSX]
-    performance = performance_frame(result.games)
+    paths.append(out_dir / PERFORMANCE_CSV)
+    if norms is not None:
+        paths.append(out_dir / NORMS_CSV)
+    else:
+        (out_dir / NORMS_CSV).unlink(missing_ok=True)
+    paths.append(out_dir / REPORT_XLSX)
+    performance = norms.performance if norms is not None else performance_frame(result.games)
 
     def write_tables() -> None:
         write_ratings_csv(paths[0], result.ratings)
         write_games_csv(paths[1], result.games)
         if identities is not None:
             write_identities_csv(paths[2], identities)
-        write_performance_csv(paths[-2], performance)
+        write_performance_csv(out_dir / PERFORMANCE_CSV, performance)
+        if norms is not None:
+            write_norms_csv(out_dir / NORMS_CSV, norms)
 
     # the CSVs are written beside the workbook's layout (polars releases the GIL); both
     # are done, or the first error raised, before the summary
@@ -241,6 +264,7 @@ def write_outputs(
             options=workbook,
             identities=identities,
             performance=performance,
+            norms=norms,
         )
         tables.result()
     final = dict(summary)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 from openpyxl import Workbook
@@ -72,6 +72,9 @@ from pipeline.report.workbook_xml import (
     clean_text,
     sheet_rows,
 )
+
+if TYPE_CHECKING:
+    from pipeline.norms.stage import NormsStage
 
 DEFAULT_STAMP = datetime(2000, 1, 1)
 _DECIMALS = {"score": 1, "pd": 2, "signed2": 2}
@@ -352,6 +355,7 @@ def _layout(
     options: WorkbookOptions,
     identities: pl.DataFrame | None = None,
     performance: pl.DataFrame | None = None,
+    norms: NormsStage | None = None,
 ) -> _Layout:
     layout = _Layout()
     tr = options.translator
@@ -379,6 +383,10 @@ def _layout(
         layout.parts += _table_parts(sheet, styles, options)
     if performance is not None:
         layout.parts += _table_parts(performance_sheet(performance, tr), styles, options)
+    if norms is not None:
+        from pipeline.report.norms import norms_sheet
+
+        layout.parts += _table_parts(norms_sheet(norms, tr), styles, options)
     if identities is not None:
         layout.parts += _table_parts(identities_sheet(identities, tr), styles, options)
     checks_table = checks_sheet(checks, skipped, layout.shown_notes, tr)
@@ -398,18 +406,20 @@ def write_workbook(
     options: WorkbookOptions | None = None,
     identities: pl.DataFrame | None = None,
     performance: pl.DataFrame | None = None,
+    norms: NormsStage | None = None,
 ) -> list[Problem]:
     """Write report.xlsx atomically. Returns the notes it added to the Checks sheet (caps
     that took effect); `skipped` are the errors of events left out of the run;
     `identities` (the identity stage's table) adds the Identities sheet, `performance`
-    (performance.csv's rows, pipeline.norms) the Performance sheet."""
+    (performance.csv's rows, pipeline.norms) the Performance sheet, `norms` (the norms
+    stage) the Norms sheet."""
     options = options or WorkbookOptions()
     stamp = options.stamp or _document_stamp(events)
     wb = Workbook(write_only=True)
     first = wb.create_sheet("Summary")
     styles = register_styles(first, date_format=options.translator.excel_date_format())
     layout = _layout(
-        ratings, games, events, checks, skipped, styles, options, identities, performance
+        ratings, games, events, checks, skipped, styles, options, identities, performance, norms
     )
 
     sheets: list[tuple[Any, _Part]] = []

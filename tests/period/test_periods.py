@@ -274,7 +274,7 @@ def test_a_rerun_replaces_what_the_run_before_wrote(tmp_path: Path) -> None:
     # a single period into the same folder: nothing of the chain is left
     assert invoke("run", str(jan), "--out", str(out))[0] == 0
     assert sorted(p.name for p in out.iterdir()) == [
-        "games.csv", "identities.csv", "performance.csv", "ratings.csv", "report.xlsx",
+        "games.csv", "identities.csv", "norms.csv", "performance.csv", "ratings.csv", "report.xlsx",
         "summary.json",
     ]  # fmt: skip
     assert not list(tmp_path.glob(".out.*"))  # no staging folder left behind
@@ -289,7 +289,7 @@ def test_a_rerun_keeps_the_users_own_files(tmp_path: Path) -> None:
     assert invoke("run", str(events), "--chain", "--out", str(out))[0] == 0
     assert invoke("run", str(events), "--period", "2025-02", "--out", str(out))[0] == 0
     assert sorted(p.name for p in out.iterdir()) == [
-        "games.csv", "identities.csv", "notes.txt", "performance.csv", "ratings.csv",
+        "games.csv", "identities.csv", "norms.csv", "notes.txt", "performance.csv", "ratings.csv",
         "report.xlsx", "summary.json",
     ]  # fmt: skip
     assert (out / "notes.txt").read_text(encoding="utf-8") == "mine"

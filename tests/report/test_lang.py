@@ -127,10 +127,10 @@ def test_console_chain_periods_in_spanish() -> None:
 # --- report.xlsx ----------------------------------------------------------------------------
 
 SHEETS = {
-    "it": ["Riepilogo", "Variazioni maggiori", "Partite", "Tornei", "Performance", "Identità",
-           "Controlli", "Schede"],
-    "es": ["Resumen", "Mayores cambios", "Partidas", "Torneos", "Rendimiento", "Identidades",
-           "Comprobaciones", "Fichas"],
+    "it": ["Riepilogo", "Variazioni maggiori", "Partite", "Tornei", "Performance", "Norme",
+           "Identità", "Controlli", "Schede"],
+    "es": ["Resumen", "Mayores cambios", "Partidas", "Torneos", "Rendimiento", "Normas",
+           "Identidades", "Comprobaciones", "Fichas"],
 }  # fmt: skip
 PERFORMANCE = ["Ra", "%", "dp", "Rp", "Ra GM", "Rp GM", "Ra IM", "Rp IM", "Ra WGM", "Rp WGM",
                "Ra WIM", "Rp WIM", "ARO", "TPR"]  # fmt: skip
@@ -239,8 +239,8 @@ def test_workbook_in_italian_and_spanish(lang: str, english_run: Path, tmp_path:
             for a, b in zip(row_a, row_b, strict=True):
                 if isinstance(b.value, int | float) and not isinstance(b.value, bool):
                     assert (a.value, a.number_format) == (b.value, b.number_format)
-    checks = [row[0].value for row in wb[SHEETS[lang][6]].iter_rows(min_row=2)]
+    checks = [row[0].value for row in wb[SHEETS[lang][7]].iter_rows(min_row=2)]
     assert set(checks) == {kind}  # the sample period has warnings only
     # the CSV and JSON outputs are the same in every language
-    for name in ("ratings.csv", "games.csv", "identities.csv", "performance.csv"):
+    for name in ("ratings.csv", "games.csv", "identities.csv", "performance.csv", "norms.csv"):
         assert (out / name).read_bytes() == (english_run / name).read_bytes(), name

@@ -1,0 +1,62 @@
+"""The norms stage of a job: what every player performed and the title-norm checks, from
+what the rate stage rated, in one call (`elo run` writes it, `elo norms` prints it)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import polars as pl
+
+from pipeline.norms.checks import NormChecks, norm_checks
+from pipeline.norms.event_facts import title_expr
+from pipeline.norms.performance import performance_frame
+from pipeline.norms.titles import NormOptions
+from schemas.columns import E, G, P
+
+
+@dataclass(frozen=True)
+class NormsStage:
+    """performance.csv's rows (`performance`, after the event id, start number and
+    `held_title`, the title the player holds) and the norm checks (`norms`)."""
+
+    performance: pl.DataFrame
+    norms: NormChecks
+
+    def shown(self) -> pl.DataFrame:
+        """The norm rows an arbiter looks at: met, a title performance, or Rp within
+        reach (`in_reach`), in an event of the standard list (B.01 0.5), in the norms
+        frame's order."""
+        n = self.norms.norms
+        return n.filter(
+            ((pl.col("verdict") == "met") | pl.col("title_performance") | pl.col("in_reach"))
+            & ~pl.col("failing").list.contains("standard")
+        )
+
+
+def norms_stage(
+    games: pl.DataFrame,
+    players: pl.DataFrame,
+    events: pl.DataFrame,
+    options: NormOptions | None = None,
+    *,
+    checks: Literal["all", "reach", "none"] = "reach",
+) -> NormsStage:
+    """The performance ratings of every player entry of `games` (the rate stage's games
+    frame) and their norm checks; `checks` says which norm rows get their checks' rows:
+    all, those shown (`NormsStage.shown`), or none."""
+    held = players.select(
+        pl.col(P.EVENT).alias(E.ID),
+        pl.col(P.NO).alias(G.NO),
+        title_expr(P.TITLE).alias("held_title"),
+    )
+    performance = performance_frame(games, keys=True).join(
+        held, on=[E.ID, G.NO], how="left", maintain_order="left"
+    )
+    return NormsStage(
+        performance=performance,
+        norms=norm_checks(games, players, events, options, checks=checks),
+    )
+
+
+__all__ = ["NormsStage", "norms_stage"]
