@@ -13,6 +13,11 @@ other player line blanked (half of the entries, as crosstables without an ID col
 give them): their players are found in the list by name (`pipeline.identity`). Both runs
 are reported side by side, with the players linked and the changes compared.
 
+Two more children run the job without the performance ratings and the norm checks (issue
+22's baseline: performance.csv left empty, no norms stage, no norms.csv or Norms sheet),
+alternating with one more run with them: the difference of the best wall time of each
+two is what they add (target <= 10 %).
+
 In the same child, after the job, the rating stage is compared with a plain per-game
 Python loop over the same rated games using the scalar rules (pipeline.rules.fide): D,
 the cap, PD from the table, ΔR, per-player sums, the 700 rule, rounding. Both must give
@@ -43,19 +48,34 @@ ROUNDS = 10
 REGISTRY_PLAYERS = int(os.environ.get("ELO_BENCH_REGISTRY", "1640000"))
 
 
-Pooled = tuple[int, str, int, str, int | None]  # fide_id, name, rating, federation, birth
+# fide_id, name, rating, federation, birth year, sex (m/w), title
+Pooled = tuple[int, str, int, str, int | None, str, str]
 
 
 def _pool(registry: Path) -> list[Pooled]:
-    """(fide_id, name, standard rating, federation, birth year) of the players rated on
-    the standard list."""
+    """(fide_id, name, standard rating, federation, birth year, sex, title) of the players
+    rated on the standard list: the title the list gives, else the women's title."""
     import polars as pl
 
     from pipeline.formats.rating_list.read import read_rating_list
 
     reg = read_rating_list(registry).filter(pl.col("rating").is_not_null())
-    rows = reg.select("fideid", "name", "rating", "country", "birthday").rows()
-    return [(int(i), str(n or "Player"), int(r), str(c or ""), b) for i, n, r, c, b in rows]
+    rows = reg.select(
+        "fideid",
+        "name",
+        "rating",
+        "country",
+        "birthday",
+        pl.when(pl.col("sex").str.to_uppercase() == "F").then(pl.lit("w")).otherwise(pl.lit("m")),
+        pl.coalesce(
+            pl.when(pl.col(c).str.strip_chars() != "").then(pl.col(c).str.strip_chars())
+            for c in ("title", "w_title")
+        ).fill_null(""),
+    ).rows()
+    return [
+        (int(i), str(n or "Player"), int(r), str(c or ""), b, str(sx), str(t)[:3])
+        for i, n, r, c, b, sx, t in rows
+    ]
 
 
 def _event_text(
@@ -79,23 +99,24 @@ def _event_text(
             points[b] += {"1": 2, "=": 1, "0": 0}[res_b]
             slots[a].append(f"  {b + 1:4d} w {res_a}")
             slots[b].append(f"  {a + 1:4d} b {res_b}")
-    day = 1 + number % 28
+    day = 1 + number % 19  # ten rounds on ten days, as a standard open plays them
     lines = [
         f"012 Synthetic Open {month} {number:04d}",
         "022 Benchtown",
+        f"032 {players[0][3][:3]}",
         f"042 {month}/{day:02d}",
-        f"052 {month}/{day:02d}",
+        f"052 {month}/{day + ROUNDS - 1:02d}",
         f"062 {n}",
         "092 Individual: Swiss-System",
         "222 5400+30",
         f"XXR {ROUNDS}",
     ]
-    for i, (fide_id, name, rating, fed, birth) in enumerate(players):
+    for i, (fide_id, name, rating, fed, birth, sex, title) in enumerate(players):
         pts = f"{points[i] // 2}.{5 if points[i] % 2 else 0}"
         born = f"{birth:04d}/00/00" if birth else ""
         head = (
-            f"001 {i + 1:4d}      {name[:33]:<33} {rating:4d} {fed[:3]:<3} {fide_id:11d} "
-            f"{born:<10} {pts:>4} {i + 1:4d}"
+            f"001 {i + 1:4d} {sex}{title:>3} {name[:33]:<33} {rating:4d} {fed[:3]:<3} "
+            f"{fide_id:11d} {born:<10} {pts:>4} {i + 1:4d}"
         )
         lines.append(head + "".join(slots[i]))
     return "\n".join(lines) + "\n"
@@ -179,11 +200,19 @@ def _loop_rating_stage(
 
 
 _CHILD = """
-import json, sys, time
+import json, os, sys, time
 from pathlib import Path
 import polars as pl
 from pipeline.load import RunOptions
 from pipeline.run import run_job
+baseline = bool(os.environ.get("ELO_BENCH_WITHOUT_NORMS"))
+if baseline:  # the job as it was before issue 22: no performance ratings, no norm checks
+    import pipeline.report.tables as _tables
+    import pipeline.run as _run
+    from schemas.output import PERFORMANCE_COLUMNS
+    _run.norms_of = lambda *args, **kwargs: None
+    _run.norm_counts = lambda stage: {}
+    _tables.performance_frame = lambda games: pl.DataFrame(schema=PERFORMANCE_COLUMNS)
 from bench.pipeline import _loop_rating_stage
 
 folder = Path(sys.argv[1])
@@ -200,7 +229,7 @@ import resource
 workers_peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024  # the largest
 loaded = outcome.loaded
 identities = loaded.identity.counts if loaded.identity is not None else {}
-if events != "events" or jobs is not None:
+if events != "events" or jobs is not None or baseline or os.environ.get("ELO_BENCH_SHORT"):
     changes = dict(res.ratings.filter(pl.col("status") == "rated")
                    .select("fide_id", "change").rows())
     print(json.dumps({"wall": wall, "timings": outcome.timings, "peaks": outcome.peaks,
@@ -242,15 +271,18 @@ print(json.dumps({"wall": wall, "timings": outcome.timings, "peaks": outcome.pea
 """
 
 
-def run_child(code: str, root: Path, *args: str) -> dict[str, Any]:
+def run_child(
+    code: str, root: Path, *args: str, env: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Run `code` in a fresh interpreter (its own peak memory); its last stdout line is
-    the JSON it reports."""
+    the JSON it reports. `env` adds to the environment."""
     done = subprocess.run(
         [sys.executable, "-c", code, *args],
         check=True,
         capture_output=True,
         text=True,
         cwd=root,
+        env={**os.environ, **(env or {})},
     )
     data: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return data
@@ -283,6 +315,12 @@ def main() -> None:
         data = run_child(_CHILD, root, str(folder), "events")
         half = run_child(_CHILD, root, str(folder), "stripped")
         shared = run_child(_CHILD, root, str(folder), "events", "2")  # with a worker
+        # the job without performance ratings and norm checks (issue 22's baseline) and
+        # with them, twice each, alternating: the best of each two compared
+        without = {"ELO_BENCH_WITHOUT_NORMS": "1"}
+        bare = run_child(_CHILD, root, str(folder), "events", env=without)
+        again = run_child(_CHILD, root, str(folder), "events", env={"ELO_BENCH_SHORT": "1"})
+        bare2 = run_child(_CHILD, root, str(folder), "events", env=without)
     print(f"exit code {data['exit']}; {data['game_rows']:,} game rows, {data['players']:,} players")
     print(f"{'':<10} {'all FIDE IDs':>17}   {'half stripped':>17}")
     print(f"{'stage':<10} {'seconds':>8} {'peak MB':>8}   {'seconds':>8} {'peak MB':>8}")
@@ -312,6 +350,18 @@ def main() -> None:
         f"{ids.get('ambiguous', 0):,} ambiguous, {ids.get('unmatched', 0):,} unmatched; "
         f"{same:,} of {len(data['changes']):,} rated players with the same change; "
         f"{half['wall'] - data['wall']:+.2f} s, {(peak_half - peak_all) / 1e6:+.0f} MB"
+    )
+    with_s = min(data["wall"], again["wall"])
+    bare_s = min(bare["wall"], bare2["wall"])
+    added = with_s - bare_s
+    print(
+        f"performance ratings and norm checks: the job {with_s:.2f} s against "
+        f"{bare_s:.2f} s without them (best of 2 each, alternating, same run): "
+        f"{added:+.2f} s, {100 * added / bare_s:+.1f} % (the norms stage "
+        f"{again['timings'].get('norms', 0):.2f} s, report {again['timings']['report']:.2f} s "
+        f"against {bare2['timings']['report']:.2f} s; peak {max(again['peaks'].values()) / 1e6:.0f}"
+        f" MB against {max(bare2['peaks'].values()) / 1e6:.0f} MB); target <= 10 %: "
+        f"{'met' if added <= 0.10 * bare_s else 'MISSED'}"
     )
     rate_s = data["timings"]["rate"]
     warm_s = data["warm_rate_s"]

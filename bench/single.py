@@ -56,7 +56,7 @@ for name in json.load(open(sys.argv[1])):
 def _event(folder: Path) -> Path:
     rng = random.Random(300)
     players: list[Pooled] = [
-        (10_000_000 + i, f"Player{i:03d}, Test", rng.randint(1400, 2600), "ENG", 1990)
+        (10_000_000 + i, f"Player{i:03d}, Test", rng.randint(1400, 2600), "ENG", 1990, "m", "")
         for i in range(PLAYERS)
     ]
     players.sort(key=lambda p: -p[2])

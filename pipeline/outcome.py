@@ -58,7 +58,7 @@ def norms_of(
     result: RateResult,
     players: pl.DataFrame,
     options: RunOptions,
-    checks: Literal["all", "reach", "none"] = "reach",
+    checks: Literal["all", "reach", "none"] = "none",
     titles: Sequence[str] | None = None,
 ) -> NormsStage:
     """The norms stage (pipeline.norms.stage) on what was rated: performance ratings and

@@ -111,7 +111,7 @@ def norms(
     from pipeline.load import linked_players
     from pipeline.outcome import norms_of
 
-    detail: Literal["all", "reach"] = "all" if as_json or certificate is not None else "reach"
+    detail: Literal["all", "none"] = "all" if as_json or certificate is not None else "none"
     stage = norms_of(outcome.result, linked_players(outcome.loaded), options, detail, titles=wanted)
     written = []
     if certificate is not None:

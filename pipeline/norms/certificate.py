@@ -47,7 +47,7 @@ from pipeline.norms.certificate_model import (
 from pipeline.norms.checks import NormChecks
 from pipeline.norms.event_facts import title_expr
 from pipeline.norms.performance import OVER_THE_BOARD
-from pipeline.norms.titles import NO_FEDERATION, ROUND_ROBINS, TITLE_HOLDERS, NormOptions
+from pipeline.norms.titles import NO_FEDERATION, ROUND_ROBINS, SUPPLY, TITLE_HOLDERS, NormOptions
 from schemas.columns import E, G, P
 
 COUNTED_TITLES: Final = ("GM", "IM", "WGM", "WIM", "FM", "WFM")  # the IT1's "Number of"
@@ -313,7 +313,8 @@ def norm_certificates(
             Certificate(
                 norm=norm["title"], verdict=norm["verdict"],
                 for_review=norm["verdict"] != "met",
-                failing=tuple(norm["failing"] or ()), missing=tuple(norm["missing"] or ()),
+                failing=tuple(norm["failing"] or ()),
+                missing=tuple(SUPPLY.get(k, k) for k in norm["missing"] or ()),
                 player=CertificatePlayer(
                     name=norm["name"] or me.get("p_name"),
                     fide_id=norm["fide_id"] or me.get("p_fide"),

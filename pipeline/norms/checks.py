@@ -10,9 +10,12 @@ officer's `event_type` when decided) and returns `NormChecks`:
 - `norms`: one row per player entry, event and norm (`NORM_COLUMNS`): `verdict` is
   ``met`` (every requirement holds), ``not met`` (`failing` names every requirement
   that fails) or ``cannot tell`` (none fails, but one needs a fact the file lacks:
-  `missing` says which and how to supply it). `title_performance` is true when Ra, Rp and
-  the 35 % hold: a player with a title performance and a ``not met`` verdict made the
-  score but not the conditions. `in_reach`: Rp at most 50 below the norm's `min_rp`.
+  `missing` names it, a key of `titles.SUPPLY`, which says how to supply it).
+  `title_performance` is true when Ra, Rp and the 35 % hold: a player with a title
+  performance and a ``not met`` verdict made the score but not the conditions.
+  `in_reach`: Rp at most 50 below the norm's `min_rp`. `why`, for the rows met, with a
+  title performance or in reach: each failing requirement as "rule counted < required
+  (article)", "; "-separated (null elsewhere, or when none fails).
   `score_required` is the IT1's: the smallest half-point score of the games counted that
   gives Rp >= `min_rp` and 35 % (null when none does). `games_credited` (null unless
   ``met``): the games the norm counts toward a title application's 27 (1.5.1): the
@@ -109,7 +112,7 @@ from schemas.columns import E, G
 NORM_COLUMNS: Final = [
     "event_id", "start_no", "event", "name", "fide_id", "title", "verdict", "games",
     "score", "score_required", "games_credited", "ra", "rp", "min_rp", "floor_applied",
-    "title_performance", "in_reach", "failing", "missing", "excluded", "event_type",
+    "title_performance", "in_reach", "failing", "missing", "excluded", "event_type", "why",
 ]  # fmt: skip
 CHECK_COLUMNS: Final = [
     "event_id", "start_no", "title", "rule", "article", "counted", "required",
@@ -254,8 +257,9 @@ def _norm_rows(players: pl.DataFrame, rules: list[Check], o: NormOptions) -> pl.
 
 
 def _lists(norm_rows: pl.DataFrame, rules: list[Check]) -> pl.DataFrame:
-    """`failing` (the rules failing, in the rules' order) and `missing` (how to supply
-    each missing fact, in the order the rules first need it) from `_verdict_codes`:
+    """`failing` (the rules failing, in the rules' order) and `missing` (the keys of
+    `SUPPLY` of the facts missing, in the order the rules first need them) from
+    `_verdict_codes`:
     each distinct code is decoded once."""
     names = [c.rule for c in rules]
     keys = list(SUPPLY)
@@ -266,7 +270,7 @@ def _lists(norm_rows: pl.DataFrame, rules: list[Check]) -> pl.DataFrame:
             code, digit = divmod(code, _BASE)
             if digit and keys[digit - 1] not in found:
                 found.append(keys[digit - 1])
-        return [SUPPLY[key] for key in found]
+        return found
 
     masks = norm_rows["_fail_mask"].unique().to_list()
     codes = norm_rows["_miss_code"].unique().to_list()
@@ -311,6 +315,34 @@ def _check_rows(selected: pl.DataFrame, rules: list[Check]) -> pl.DataFrame:
     )
 
 
+def _number(value: pl.Expr) -> pl.Expr:
+    """A check's number as text: whole numbers without a decimal point (3.5 keeps it)."""
+    whole = value.cast(pl.Int64, strict=False).cast(pl.String)
+    return pl.when(value == value.floor()).then(whole).otherwise(value.round(1).cast(pl.String))
+
+
+def _why(selected: pl.DataFrame, rules: list[Check]) -> pl.Series:
+    """Per `selected` norm row, each failing requirement as "rule counted < required
+    (article)", "; "-separated (null when none fails): the check rows' failing ones,
+    without building the check rows."""
+    fails = {">=": "<", "<=": ">"}
+    parts = [
+        pl.when(pl.col(f"_ok{i}") == False).then(  # noqa: E712
+            pl.format(
+                "{} {} {} {} ({})",
+                pl.lit(c.rule),
+                _number(c.counted.cast(pl.Float64)),
+                pl.lit(fails.get(c.comparison, c.comparison)),
+                _number(c.required.cast(pl.Float64)),
+                c.article,
+            )
+        )
+        for i, c in enumerate(rules)
+    ]
+    why = pl.concat_str(parts, separator="; ", ignore_nulls=True)
+    return selected.select(pl.when(why != "").then(why).alias("why")).to_series()
+
+
 def norm_checks(
     games: pl.DataFrame,
     players: pl.DataFrame,
@@ -346,15 +378,24 @@ def norm_checks(
     norm_rows = _lists(_norm_rows(per, rules, o), rules)
     shown = (pl.col("verdict") == "met") | pl.col("title_performance") | pl.col("in_reach")
     chosen = {"all": pl.lit(True), "reach": shown, "none": pl.lit(False)}[checks]
-    selected = norm_rows.filter(chosen)
     fields = [e for c in rules for e in (c.article, c.counted, c.required, c.note, c.applies)]
     read = _roots(*fields) | {E.ID, G.NO, *(f"_ok{i}" for i in range(len(rules)))}
     read |= {f"_m{i}" for i in range(len(rules))}
-    mine = [name for name in selected.columns if name in read and name not in per.columns]
     theirs = [name for name in per.columns if name in read]
-    checks_out = _check_rows(
-        per.select(theirs)[selected["_p"]].hstack(selected.select(mine)), rules
+
+    def with_fields(rows: pl.DataFrame) -> pl.DataFrame:
+        mine = [name for name in rows.columns if name in read and name not in per.columns]
+        return per.select(theirs)[rows["_p"]].hstack(rows.select(mine))
+
+    # the failing requirements in words for the rows shown (met, title performance, in
+    # reach), whatever `checks` asks
+    in_reach = norm_rows.with_row_index("_n").filter(shown)
+    why = pl.Series("why", [None] * norm_rows.height, dtype=pl.String).scatter(
+        in_reach["_n"], _why(with_fields(in_reach), rules)
     )
+    norm_rows = norm_rows.with_columns(why)
+    selected = norm_rows.filter(chosen)
+    checks_out = _check_rows(with_fields(selected), rules)
     player = [name for name in NORM_COLUMNS if name in per.columns]
     norm = [name for name in NORM_COLUMNS if name not in player]
     norms = per.select(player)[norm_rows["_p"]].hstack(norm_rows.select(norm))

@@ -146,38 +146,54 @@ def _round_robins(rows: pl.LazyFrame) -> pl.LazyFrame:
 
 def _foreign_counts(rows: pl.LazyFrame, people: pl.DataFrame, ev: pl.LazyFrame) -> pl.LazyFrame:
     """B.01 1.4.3d's three counts per event, each the minimum over its rounds (events
-    with a host federation only: without one nobody is foreign)."""
+    with a host federation only: without one nobody is foreign). The rounds are counted
+    only for the events whose whole-event counts reach 20, 3 and 10: elsewhere the
+    whole-event counts are given (a round's can only be fewer, so 1.4.3d fails either
+    way), which spares a pass over every game of most events."""
     present = pl.col("_otb") | (pl.col(G.CODE) == PAB)
     hosts = ev.filter(pl.col("host").is_not_null()).select(EV, "rounds", "host")
     rows = rows.join(hosts, on=EV).select(EV, KEY, G.ROUND, "rating", present.alias("_in"),
                                           "rounds", "host")  # fmt: skip
-    kept = (
-        rows.group_by(KEY)
-        .agg(pl.col("_in").sum(), pl.col("rounds").first())
-        .filter(pl.col("rounds") - pl.col("_in") <= 1)
-        .select(KEY)
-    )
+    # the player entries counted: rated, of a federation other than the host's, missing
+    # at most one round (pairing-allocated byes excepted)
     foreign = (
-        rows.filter("_in")
-        .join(kept, on=KEY, how="semi")
+        rows.group_by(KEY)
+        .agg(pl.col("_in").sum(), pl.col(EV, "rounds", "rating", "host").first())
+        .filter(pl.col("rounds") - pl.col("_in") <= 1)
         .join(people.lazy().select(KEY, "fed", "own_title"), on=KEY, how="left")
         .filter(
             pl.col("rating").is_not_null()
             & pl.col("fed").is_not_null()
             & (pl.col("fed") != pl.col("host"))
         )
+        .select(EV, KEY, "fed", pl.col("own_title").is_in(list(FOREIGN_TITLES)).alias("_t"))
+        .collect(engine="in-memory")
     )
-    per_round = foreign.group_by(EV, G.ROUND).agg(
+    counts = [
         pl.len().cast(pl.Int64).alias("d_foreign_rated"),
         pl.col("fed").n_unique().cast(pl.Int64).alias("d_federations"),
-        pl.col("own_title").is_in(list(FOREIGN_TITLES)).sum().cast(pl.Int64).alias("d_titled"),
+        pl.col("_t").sum().cast(pl.Int64).alias("d_titled"),
+    ]
+    whole = foreign.lazy().group_by(EV).agg(counts)
+    reach = (
+        (pl.col("d_foreign_rated") >= 20)
+        & (pl.col("d_federations") >= 3)
+        & (pl.col("d_titled") >= 10)
     )
-    every_round = rows.select(EV, G.ROUND).unique()
-    return (
+    candidates = whole.filter(reach).select(EV)
+    played = rows.filter("_in").join(candidates, on=EV, how="semi").select(EV, KEY, G.ROUND)
+    per_round = (
+        played.join(foreign.lazy().select(KEY, "fed", "_t"), on=KEY)
+        .group_by(EV, G.ROUND)
+        .agg(counts)
+    )
+    every_round = rows.join(candidates, on=EV, how="semi").select(EV, G.ROUND).unique()
+    rounds = (
         every_round.join(per_round, on=[EV, G.ROUND], how="left")
         .group_by(EV)
         .agg(pl.col("d_foreign_rated", "d_federations", "d_titled").fill_null(0).min())
     )
+    return pl.concat([rounds, whole.join(candidates, on=EV, how="anti")], how="vertical_relaxed")
 
 
 def _check_types(o: NormOptions, events: pl.DataFrame) -> None:

@@ -145,27 +145,34 @@ def performance_frame(
         raise ValueError(f"performance: expected the games frame's columns, missing {missing}")
     otb = pl.col(REASON).fill_null("").is_in(OVER_THE_BOARD)
     opp = pl.col(OPP_RATING).cast(pl.Int64)
-    rated_opp = otb & opp.is_not_null()
     halves = (pl.col(SCORE).cast(pl.Float64) * 2).round(0).cast(pl.Int64)
-    valued = opp.fill_null(o.unrated_norm)
-    per = (
+    # one integer key per player entry: the event's place among the games' events and
+    # the start number (grouping on it, not on the event's text, is what keeps this fast)
+    event_no = pl.col(E.ID).rank("dense").cast(pl.Int64)
+    key = event_no * (1 << 32) + pl.col(G.NO).cast(pl.Int64)
+    valued = pl.col("_opp").fill_null(o.unrated_norm)
+    rated = pl.col("_otb") & pl.col("_opp").is_not_null()
+    sums = (
         games.lazy()
-        .select(*INPUT_COLUMNS)
+        .select(key.alias("_key"), otb.alias("_otb"), opp.alias("_opp"), halves.alias("_s2"))
         .with_row_index("_row")
-        .group_by(E.ID, G.NO)
+        .group_by("_key")
         .agg(
             pl.col("_row").min().alias("_first"),
-            pl.col(TOURNAMENT, LIST, FIDE_ID, NAME).first(),
-            otb.sum().cast(pl.Int64).alias("games"),
-            halves.filter(otb).sum().alias("_s2"),
-            valued.filter(otb).sum().alias("_sum"),
-            valued.filter(otb).min().alias("_min"),
-            opp.filter(otb).sum().alias("_sum_rated"),
-            (otb & opp.is_null()).sum().cast(pl.Int64).alias("_unrated"),
-            rated_opp.sum().cast(pl.Int64).alias("rated_games"),
-            halves.filter(rated_opp).sum().alias("_rated_s2"),
+            pl.col("_otb").sum().cast(pl.Int64).alias("games"),
+            pl.col("_s2").filter("_otb").sum().alias("_s2"),
+            valued.filter("_otb").sum().alias("_sum"),
+            valued.filter("_otb").min().alias("_min"),
+            pl.col("_opp").filter("_otb").sum().alias("_sum_rated"),
+            (pl.col("_otb") & pl.col("_opp").is_null()).sum().cast(pl.Int64).alias("_unrated"),
+            rated.sum().cast(pl.Int64).alias("rated_games"),
+            pl.col("_s2").filter(rated).sum().alias("_rated_s2"),
         )
+        .collect(engine="in-memory")
     )
+    # the entry's texts from its first row (a gather, not a first() per group)
+    firsts = games.select(E.ID, G.NO, TOURNAMENT, LIST, FIDE_ID, NAME)[sums["_first"]]
+    per = sums.hstack(firsts).lazy()
     n, rated_n = pl.col("games"), pl.col("rated_games")
     norm = pl.col(LIST).is_in(list(o.norm_lists))
     if o.tpr_unrated is not None:

@@ -3,6 +3,7 @@ what the rate stage rated, in one call (`elo run` writes it, `elo norms` prints 
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
@@ -17,11 +18,20 @@ from schemas.columns import E, G, P
 
 @dataclass(frozen=True)
 class NormsStage:
-    """performance.csv's rows (`performance`, after the event id, start number and
-    `held_title`, the title the player holds) and the norm checks (`norms`)."""
+    """performance.csv's rows (`performance`, after the event id and start number) and
+    the norm checks (`norms`)."""
 
     performance: pl.DataFrame
     norms: NormChecks
+    players: pl.DataFrame  # the player entries checked (their titles held)
+
+    def held_titles(self) -> pl.DataFrame:
+        """Per player entry (event id, start number), the title held (`held_title`)."""
+        return self.players.select(
+            pl.col(P.EVENT).alias(E.ID),
+            pl.col(P.NO).alias(G.NO),
+            title_expr(P.TITLE).alias("held_title"),
+        )
 
     def shown(self) -> pl.DataFrame:
         """The norm rows an arbiter looks at: met, a title performance, or Rp within
@@ -40,23 +50,18 @@ def norms_stage(
     events: pl.DataFrame,
     options: NormOptions | None = None,
     *,
-    checks: Literal["all", "reach", "none"] = "reach",
+    checks: Literal["all", "reach", "none"] = "none",
 ) -> NormsStage:
     """The performance ratings of every player entry of `games` (the rate stage's games
     frame) and their norm checks; `checks` says which norm rows get their checks' rows:
-    all, those shown (`NormsStage.shown`), or none."""
-    held = players.select(
-        pl.col(P.EVENT).alias(E.ID),
-        pl.col(P.NO).alias(G.NO),
-        title_expr(P.TITLE).alias("held_title"),
-    )
-    performance = performance_frame(games, keys=True).join(
-        held, on=[E.ID, G.NO], how="left", maintain_order="left"
-    )
-    return NormsStage(
-        performance=performance,
-        norms=norm_checks(games, players, events, options, checks=checks),
-    )
+    all, those shown (`NormsStage.shown`), or none (the norms frame's `why` still says
+    what fails for the rows shown)."""
+    # the two read the same games and release the GIL: side by side on two cores
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="performance") as pool:
+        future = pool.submit(performance_frame, games, keys=True)
+        norms = norm_checks(games, players, events, options, checks=checks)
+        performance = future.result()
+    return NormsStage(performance=performance, norms=norms, players=players)
 
 
 __all__ = ["NormsStage", "norms_stage"]

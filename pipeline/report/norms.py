@@ -37,8 +37,6 @@ VERDICTS: Final[Mapping[str, str]] = {
 }
 KEY: Final = (E.ID, G.NO, "title")  # a norm row: player entry and norm sought
 _RANK: Final = {"met": 0, "cannot tell": 1, "not met": 2}
-# what a failing check's counted number is against its required one
-_FAILS: Final = {">=": "<", "<=": ">"}
 CHECK_KEYS: Final = (
     "rule",
     "article",
@@ -59,40 +57,13 @@ def norms_csv_frame(stage: NormsStage) -> pl.DataFrame:
     )
 
 
-def _number(name: str) -> pl.Expr:
-    """A check's number as text: whole numbers without a decimal point (a score 3.5 keeps it)."""
-    x = pl.col(name)
-    whole = x.cast(pl.Int64, strict=False).cast(pl.String)
-    return pl.when(x == x.floor()).then(whole).otherwise(x.round(1).cast(pl.String))
-
-
-def _why(stage: NormsStage) -> pl.DataFrame:
-    """Per norm row (KEY) with checks: `why` (each failing rule with its numbers and
-    article) and `needs` (the keys of the facts missing)."""
-    checks = stage.norms.checks
-    failing = pl.format(
-        "{} {} {} {} ({})",
-        pl.col("rule"),
-        _number("counted"),
-        pl.col("comparison").replace_strict(_FAILS, default="?"),
-        _number("required"),
-        pl.col("article"),
-    )
-    return checks.group_by(*KEY, maintain_order=True).agg(
-        failing.filter(pl.col("ok") == False).str.join("; ").alias("why"),  # noqa: E712
-        pl.col("missing").filter(pl.col("ok").is_null()).unique(maintain_order=True).alias("needs"),
-    )
-
-
 def shown_rows(stage: NormsStage, *, every: bool = False) -> pl.DataFrame:
-    """The rows an arbiter looks at (`every`: all the norm rows), with `why` and `needs`:
+    """The rows an arbiter looks at (`every`: all the norm rows), with `why`:
     by event (their order), then met, cannot tell, not met, then the highest Rp first."""
     shown = (stage.norms.norms if every else stage.shown()).with_row_index("_i")
     first = pl.col("_i").min().over(E.ID)
     return (
-        shown.join(_why(stage), on=list(KEY), how="left")
-        .with_columns(
-            pl.col("needs").fill_null(pl.lit([], dtype=pl.List(pl.String))),
+        shown.with_columns(
             pl.when(pl.col("floor_applied"))
             .then(pl.col("title").replace_strict(dict(NORM_FLOORS), default=None))
             .alias("floor"),
@@ -106,6 +77,11 @@ def shown_rows(stage: NormsStage, *, every: bool = False) -> pl.DataFrame:
         )
         .drop("_i")
     )
+
+
+def _supplied(keys: pl.Expr) -> pl.Expr:
+    """The facts missing (keys of `SUPPLY`) as what each is and how to supply it."""
+    return keys.list.eval(pl.element().replace_strict(dict(SUPPLY), default=pl.element()))
 
 
 def norms_sheet(stage: NormsStage, tr: Translator | None = None) -> TableSheet:
@@ -127,7 +103,7 @@ def norms_sheet(stage: NormsStage, tr: Translator | None = None) -> TableSheet:
         Col(_("Norm's Rp"), pl.col("min_rp"), "int"),
         Col(_("Floor applied"), pl.col("floor"), "int"),
         Col(_("Why not"), pl.col("why")),
-        Col(_("Missing"), pl.col("missing").list.join("; ")),
+        Col(_("Missing"), _supplied(pl.col("missing")).list.join("; ")),
     ]
     return TableSheet(_("Norms"), rows, cols)
 
@@ -168,11 +144,11 @@ def render_norms(stage: NormsStage, *, lang: str = "en", every: bool = False) ->
         if r["verdict"] == "not met" and r["why"]:
             parts.append(Text("      " + fails.format(rules=r["why"]), style="dim"))
         elif r["verdict"] == "cannot tell":
-            parts.append(Text("      " + lacks.format(facts=", ".join(r["needs"])), style="dim"))
+            parts.append(Text("      " + lacks.format(facts=", ".join(r["missing"])), style="dim"))
     if not rows.height:
         parts.append(Text(_("No player met a norm or came within 50 points of its Rp.")))
     needs = sorted(
-        {k for v, keys in zip(rows["verdict"], rows["needs"], strict=True) for k in keys
+        {k for v, keys in zip(rows["verdict"], rows["missing"], strict=True) for k in keys
          if v == "cannot tell"}
     )  # fmt: skip
     if needs:
@@ -251,14 +227,17 @@ def norm_records(stage: NormsStage) -> list[dict[str, Any]]:
             pl.struct("title", *fields, "checks").alias("norms"),
         )
     )
-    entries = stage.performance.select(
-        E.ID, G.NO, "event", "name", "fide_id", "held_title", "games", "score"
-    ).join(per_entry, on=[E.ID, G.NO], how="left", maintain_order="left")
+    entries = (
+        stage.performance.select(E.ID, G.NO, "event", "name", "fide_id", "games", "score")
+        .join(stage.held_titles(), on=[E.ID, G.NO], how="left", maintain_order="left")
+        .join(per_entry, on=[E.ID, G.NO], how="left", maintain_order="left")
+    )
     records: list[dict[str, Any]] = []
     for e in entries.iter_rows(named=True):
         norm_map: dict[str, Any] = {}
         for n in e["norms"] or []:
             item = {k: _plain(n[k]) for k in fields}
+            item["missing"] = [{"fact": k, "supply": SUPPLY.get(k, k)} for k in n["missing"]]
             item["checks"] = [
                 {k: _plain(v) for k, v in check.items() if k != "missing" or v is not None}
                 for check in n["checks"] or []

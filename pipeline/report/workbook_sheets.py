@@ -339,8 +339,10 @@ def identities_sheet(identities: pl.DataFrame, tr: Translator | None = None) -> 
 
 
 def performance_sheet(performance: pl.DataFrame, tr: Translator | None = None) -> TableSheet:
-    """performance.csv's rows (pipeline.norms.performance): the norm Rp (B.01), per norm
-    sought with its floor, C.07's ARO and TPR, and the FIDE-rated-opponents-only view.
+    """performance.csv's rows (pipeline.norms.performance): the norm Rp (B.01), C.07's
+    ARO and TPR, and the FIDE-rated-opponents-only view. Ra and Rp per norm sought, with
+    its floor, are in performance.csv and, for the players near a norm, on the Norms
+    sheet (a sheet of every player would hold 8 more columns nobody reads).
     Headers that are the regulations' symbols (Ra, dp, Rp, ARO, TPR, Rc) stay as they are."""
     _ = (tr or translator())._
 
@@ -355,11 +357,6 @@ def performance_sheet(performance: pl.DataFrame, tr: Translator | None = None) -
         Col("%", pl.col("percentage"), "int"),
         Col("dp", pl.col("dp"), "signed0"),
         Col("Rp", pl.col("rp"), "int"),
-        *(
-            Col(f"{symbol} {title}", pl.col(f"{symbol.lower()}_{title.lower()}"), "int")
-            for title in ("GM", "IM", "WGM", "WIM")
-            for symbol in ("Ra", "Rp")
-        ),
         Col("ARO", pl.col("aro"), "int"),
         Col("TPR", pl.col("tpr"), "int"),
         Col(_("Rated games"), pl.col("rated_games"), "int"),

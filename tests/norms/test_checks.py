@@ -13,7 +13,7 @@ import pytest
 
 from pipeline.norms.checks import CHECK_COLUMNS, NORM_COLUMNS, norm_checks
 from pipeline.norms.event_facts import event_facts
-from pipeline.norms.titles import SUPPLY, NormOptions
+from pipeline.norms.titles import NormOptions
 from tests.norms.norm_frames import GAME_SCHEMA, PLAYER_SCHEMA, Opp, applicant, bye, check
 from tests.norms.norm_frames import opp as o
 
@@ -99,7 +99,7 @@ def test_an_unknown_event_type_cannot_tell_a_failing_federation_rule() -> None:
     norm, checks = applicant(check(rounds), "IM")
     assert norm["verdict"] == "cannot tell"
     assert checks["own-federation"]["missing"] == "event-type"
-    assert norm["missing"] == [SUPPLY["event-type"]]
+    assert norm["missing"] == ["event-type"]
     # a Swiss without the host federation: 1.4.3d cannot be read
     norm, checks = applicant(check(rounds, NormOptions(default_event_type="swiss"), host=None),
                              "IM")  # fmt: skip
@@ -293,7 +293,7 @@ def test_a_long_event_cannot_tell_without_each_games_ratings() -> None:
     long: dict[str, Any] = {"start": dt.date(2026, 1, 10), "end": dt.date(2026, 3, 14)}
     norm, checks = applicant(check(E5, **long), "IM")
     assert (checks["ratings-date"]["counted"], checks["ratings-date"]["ok"]) == (64, None)
-    assert (norm["verdict"], norm["missing"]) == ("cannot tell", [SUPPLY["long-event"]])
+    assert (norm["verdict"], norm["missing"]) == ("cannot tell", ["long-event"])
     norm, _ = applicant(check(E5, NormOptions(long_events="start-list"), **long), "IM")
     assert norm["verdict"] == "met"
 
@@ -306,7 +306,7 @@ def test_cannot_tell_names_every_missing_fact() -> None:
         "time-control": "time-control", "rounds-per-day": "dates", "ratings-date": "dates",
         "title-holders": "opponent-titles", "target-titles": "opponent-titles",
     }  # fmt: skip
-    assert norm["missing"] == [SUPPLY[k] for k in ("time-control", "dates", "opponent-titles")]
+    assert norm["missing"] == ["time-control", "dates", "opponent-titles"]
     norm, checks = applicant(check(E5, fed=None), "IM")
     assert checks["own-federation"]["missing"] == "federation"
     assert norm["verdict"] == "cannot tell"
@@ -377,8 +377,25 @@ def test_1_4_3d_counts_every_round() -> None:
         schema=PLAYER_SCHEMA,
     )  # fmt: skip
     events = pl.DataFrame({"event_id": ["S"], "federation": ["GER"], "rounds": [3]})
-    facts = event_facts(pl.DataFrame(rows, schema=GAME_SCHEMA), players, events)
+    games = pl.DataFrame(rows, schema=GAME_SCHEMA)
+    facts = event_facts(games, players, events)
     assert facts.select("d_foreign_rated", "d_federations", "d_titled").row(0) == (23, 3, 11)
+    # a round without two of the GMs (forfeits): that round's 9 titled decide
+    fewer = games.with_columns(
+        pl.when((pl.col("round") == 2) & pl.col("start_no").is_in([1, 2]))
+        .then(pl.lit("forfeit"))
+        .otherwise(pl.col("reason"))
+        .alias("reason")
+    )
+    facts = event_facts(fewer, players, events)
+    assert facts.select("d_foreign_rated", "d_federations", "d_titled").row(0) == (21, 3, 9)
+    # eight GMs in all (no. 5 not counted): short for the whole event, whose counts are
+    # given (no round can have more)
+    few = players.with_columns(
+        pl.when(pl.col("start_no") <= 9).then(pl.col("title")).alias("title")
+    )
+    facts = event_facts(games, few, events)
+    assert facts.select("d_foreign_rated", "d_federations", "d_titled").row(0) == (23, 3, 8)
 
 
 def _required_by_search(ra: int, n: int, min_rp: int) -> float | None:

@@ -132,8 +132,7 @@ SHEETS = {
     "es": ["Resumen", "Mayores cambios", "Partidas", "Torneos", "Rendimiento", "Normas",
            "Identidades", "Comprobaciones", "Fichas"],
 }  # fmt: skip
-PERFORMANCE = ["Ra", "%", "dp", "Rp", "Ra GM", "Rp GM", "Ra IM", "Rp IM", "Ra WGM", "Rp WGM",
-               "Ra WIM", "Rp WIM", "ARO", "TPR"]  # fmt: skip
+PERFORMANCE = ["Ra", "%", "dp", "Rp", "ARO", "TPR"]
 RATED_ONLY = ["Rc", "Rc %", "Rc dp", "Rc + dp"]
 HEADERS = {
     "it": {
