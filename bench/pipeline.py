@@ -207,12 +207,15 @@ from pipeline.load import RunOptions
 from pipeline.run import run_job
 baseline = bool(os.environ.get("ELO_BENCH_WITHOUT_NORMS"))
 if baseline:  # the job as it was before issue 22: no performance ratings, no norm checks
+    import types
     import pipeline.report.tables as _tables
     import pipeline.run as _run
     from schemas.output import PERFORMANCE_COLUMNS
-    _run.norms_of = lambda *args, **kwargs: None
-    _run.norm_counts = lambda stage: {}
+    _run.norms_of = lambda *args, **kwargs: types.SimpleNamespace(counts=dict)
     _tables.performance_frame = lambda games: pl.DataFrame(schema=PERFORMANCE_COLUMNS)
+    _write = _tables.write_outputs
+    _tables.write_outputs = lambda *args, **kwargs: _write(*args, **{**kwargs, "norms": None})
+    # (write_outputs, given no norms stage, computes the performance frame: left empty)
 from bench.pipeline import _loop_rating_stage
 
 folder = Path(sys.argv[1])

@@ -32,7 +32,7 @@ from pipeline.load import (
     load_inputs,
     peak_rss_bytes,
 )
-from pipeline.outcome import RunOutcome, build_summary, norm_counts, norms_of, rejected
+from pipeline.outcome import RunOutcome, build_summary, norms_of, rejected
 from pipeline.period.calendar import months_between, period_of, shift
 from pipeline.period.select import start_list_month, start_list_problems
 from pipeline.rate import columns as c
@@ -196,7 +196,7 @@ def run_chain(options: RunOptions, progress: ProgressFn | None = None) -> RunOut
                     identities = loaded.identity.table.filter(pl.col("file").is_in(sorted(files)))
                 with timer.stage("norms"):
                     norms = norms_of(result, players, options)
-                period.summary["norms"] = norm_counts(norms)
+                period.summary["norms"] = norms.counts()
                 with timer.stage("report"):
                     folder.mkdir(parents=True, exist_ok=True)
                     lists = write_list(folder, state, pending)

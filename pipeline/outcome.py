@@ -79,21 +79,6 @@ def norm_options(options: RunOptions, titles: Sequence[str] | None = None) -> No
     return NormOptions(titles=tuple(titles or NORM_TITLES), default_event_type=options.event_type)
 
 
-def norm_counts(stage: NormsStage) -> dict[str, int]:
-    """summary.json's `norms`: how many norm rows of each verdict, title performances
-    without every condition, and rows within reach."""
-    norms = stage.norms.norms
-    verdict = norms["verdict"]
-    return {
-        "checked": norms.height,
-        "met": int((verdict == "met").sum()),
-        "cannot_tell": int((verdict == "cannot tell").sum()),
-        "not_met": int((verdict == "not met").sum()),
-        "title_performances": int((norms["title_performance"] & (verdict != "met")).sum()),
-        "in_reach": int(norms["in_reach"].sum()),
-    }
-
-
 def build_summary(
     loaded: Loaded,
     result: RateResult | None,

@@ -21,7 +21,7 @@ from pipeline.load import (
     load_inputs,
     stack_frames,
 )
-from pipeline.outcome import RunOutcome, build_summary, norm_counts, norms_of, rejected
+from pipeline.outcome import RunOutcome, build_summary, norms_of, rejected
 from pipeline.rate import columns as c
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def run_job(options: RunOptions, progress: ProgressFn | None = None) -> RunOutco
     if options.out_dir is not None:
         with timer.stage("norms"):
             outcome.norms = norms_of(result, linked_players(loaded), options)
-        outcome.summary["norms"] = norm_counts(outcome.norms)
+        outcome.summary["norms"] = outcome.norms.counts()
         outcome.summary["timings"] = {k: round(v, 4) for k, v in timer.timings.items()}
         from pipeline.report.outdir import staged
         from pipeline.report.tables import write_outputs

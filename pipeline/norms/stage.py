@@ -25,6 +25,20 @@ class NormsStage:
     norms: NormChecks
     players: pl.DataFrame  # the player entries checked (their titles held)
 
+    def counts(self) -> dict[str, int]:
+        """summary.json's `norms`: how many norm rows of each verdict, title performances
+        without every condition, and rows within reach."""
+        norms = self.norms.norms
+        verdict = norms["verdict"]
+        return {
+            "checked": norms.height,
+            "met": int((verdict == "met").sum()),
+            "cannot_tell": int((verdict == "cannot tell").sum()),
+            "not_met": int((verdict == "not met").sum()),
+            "title_performances": int((norms["title_performance"] & (verdict != "met")).sum()),
+            "in_reach": int(norms["in_reach"].sum()),
+        }
+
     def held_titles(self) -> pl.DataFrame:
         """Per player entry (event id, start number), the title held (`held_title`)."""
         return self.players.select(
