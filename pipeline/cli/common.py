@@ -209,6 +209,10 @@ EVENT_TYPE = typer.Option(
     "national-team-championship, zonal, team-championship, world-cup (default: a "
     "round-robin where the pairings show one, else unknown).",
 )
+PERIOD = typer.Option(None, "--period", metavar="YYYY-MM", help="Rating period YYYY-MM.")
+RULES = typer.Option(
+    None, "--rules", metavar="YYYY-MM-DD", help="Rule-set date YYYY-MM-DD for every event."
+)
 JOBS = typer.Option(
     None,
     "--jobs",

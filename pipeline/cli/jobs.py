@@ -32,7 +32,9 @@ from pipeline.cli.common import (
     LIST,
     NO_NAME_MATCH,
     PATHS,
+    PERIOD,
     REGISTRY,
+    RULES,
     Command,
     EventType,
     Lang,
@@ -204,9 +206,7 @@ def run(
     paths: list[Path] = PATHS,
     registry: Path | None = REGISTRY,
     list_: RatingList | None = LIST,
-    period: str | None = typer.Option(
-        None, "--period", metavar="YYYY-MM", help="Rating period YYYY-MM."
-    ),
+    period: str | None = PERIOD,
     rules: str | None = typer.Option(
         None,
         "--rules",
@@ -307,12 +307,8 @@ def explain(
     ),
     registry: Path | None = REGISTRY,
     list_: RatingList | None = LIST,
-    period: str | None = typer.Option(
-        None, "--period", metavar="YYYY-MM", help="Rating period YYYY-MM."
-    ),
-    rules: str | None = typer.Option(
-        None, "--rules", metavar="YYYY-MM-DD", help="Rule-set date YYYY-MM-DD for every event."
-    ),
+    period: str | None = PERIOD,
+    rules: str | None = RULES,
     rounding: Rounding = typer.Option(
         "period", "--rounding", help="Round the change once per period (FIDE) or per tournament."
     ),

@@ -19,7 +19,9 @@ from pipeline.cli.common import (
     LIST,
     NO_NAME_MATCH,
     PATHS,
+    PERIOD,
     REGISTRY,
+    RULES,
     Command,
     EventType,
     Lang,
@@ -54,12 +56,8 @@ def norms(
     paths: list[Path] = PATHS,
     registry: Path | None = REGISTRY,
     list_: RatingList | None = LIST,
-    period: str | None = typer.Option(
-        None, "--period", metavar="YYYY-MM", help="Rating period YYYY-MM."
-    ),
-    rules: str | None = typer.Option(
-        None, "--rules", metavar="YYYY-MM-DD", help="Rule-set date YYYY-MM-DD for every event."
-    ),
+    period: str | None = PERIOD,
+    rules: str | None = RULES,
     identities: Path | None = IDENTITIES,
     events: Path | None = EVENTS,
     no_name_match: bool = NO_NAME_MATCH,
