@@ -15,6 +15,23 @@ from pipeline.norms.performance import performance_frame
 from pipeline.norms.titles import NormOptions
 from schemas.columns import E, G, P
 
+# a norm row of an event on the standard list (B.01 0.5: norms in standard chess only)
+ON_STANDARD = ~pl.col("failing").list.contains("standard")
+
+
+def norm_counts(norms: pl.DataFrame) -> dict[str, int]:
+    """Of norm rows: how many were checked, of each verdict, title performances without
+    every condition, and rows within reach."""
+    verdict = norms["verdict"]
+    return {
+        "checked": norms.height,
+        "met": int((verdict == "met").sum()),
+        "cannot_tell": int((verdict == "cannot tell").sum()),
+        "not_met": int((verdict == "not met").sum()),
+        "title_performances": int((norms["title_performance"] & (verdict != "met")).sum()),
+        "in_reach": int(norms["in_reach"].sum()),
+    }
+
 
 @dataclass(frozen=True)
 class NormsStage:
@@ -26,18 +43,8 @@ class NormsStage:
     players: pl.DataFrame  # the player entries checked (their titles held)
 
     def counts(self) -> dict[str, int]:
-        """summary.json's `norms`: how many norm rows of each verdict, title performances
-        without every condition, and rows within reach."""
-        norms = self.norms.norms
-        verdict = norms["verdict"]
-        return {
-            "checked": norms.height,
-            "met": int((verdict == "met").sum()),
-            "cannot_tell": int((verdict == "cannot tell").sum()),
-            "not_met": int((verdict == "not met").sum()),
-            "title_performances": int((norms["title_performance"] & (verdict != "met")).sum()),
-            "in_reach": int(norms["in_reach"].sum()),
-        }
+        """summary.json's `norms`: `norm_counts` of every norm row."""
+        return norm_counts(self.norms.norms)
 
     def held_titles(self) -> pl.DataFrame:
         """Per player entry (event id, start number), the title held (`held_title`)."""
@@ -54,7 +61,7 @@ class NormsStage:
         n = self.norms.norms
         return n.filter(
             ((pl.col("verdict") == "met") | pl.col("title_performance") | pl.col("in_reach"))
-            & ~pl.col("failing").list.contains("standard")
+            & ON_STANDARD
         )
 
 
@@ -78,4 +85,4 @@ def norms_stage(
     return NormsStage(performance=performance, norms=norms, players=players)
 
 
-__all__ = ["NormsStage", "norms_stage"]
+__all__ = ["ON_STANDARD", "NormsStage", "norm_counts", "norms_stage"]

@@ -25,7 +25,7 @@ from rich.text import Text
 
 from pipeline.i18n import N_, Translator, translator
 from pipeline.norms.performance import NORM_FLOORS
-from pipeline.norms.stage import NormsStage
+from pipeline.norms.stage import ON_STANDARD, NormsStage, norm_counts
 from pipeline.norms.titles import SUPPLY
 from pipeline.report.workbook_sheets import Col, TableSheet
 from schemas.columns import E, G
@@ -168,8 +168,8 @@ def render_norms(stage: NormsStage, *, lang: str = "en", every: bool = False) ->
                 ).format(n=others)
             )
         )
-    norms = norms.filter(~pl.col("failing").list.contains("standard"))
-    counts = {v: int((norms["verdict"] == v).sum()) for v in VERDICTS}
+    norms = norms.filter(ON_STANDARD)
+    counts = norm_counts(norms)
     counted = _(
         "{players} players checked for {norms} norms: {met} met, {unknown} cannot tell, "
         "{not_met} not met; {performances} made a norm's performance but not its "
@@ -178,9 +178,9 @@ def render_norms(stage: NormsStage, *, lang: str = "en", every: bool = False) ->
         players=norms.select(E.ID, G.NO).n_unique(),
         norms=norms.height,
         met=counts["met"],
-        unknown=counts["cannot tell"],
-        not_met=counts["not met"],
-        performances=int((norms["title_performance"] & (norms["verdict"] != "met")).sum()),
+        unknown=counts["cannot_tell"],
+        not_met=counts["not_met"],
+        performances=counts["title_performances"],
     )
     parts.append(Text(("" if others else "\n") + counted))
     return Group(*parts)
