@@ -88,8 +88,9 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 import polars as pl
+import polars.selectors as cs
 
-from pipeline.norms.counts import player_counts
+from pipeline.norms.counts import PREFIX, performance_of, player_counts
 from pipeline.norms.event_facts import (
     FACT_COLUMNS,
     coded_games,
@@ -97,7 +98,12 @@ from pipeline.norms.event_facts import (
     event_codes,
     facts_frame,
 )
-from pipeline.norms.performance import dp_expr, half_up_mean_expr, percentage_expr
+from pipeline.norms.performance import (
+    PerformanceOptions,
+    dp_expr,
+    half_up_mean_expr,
+    percentage_expr,
+)
 from pipeline.norms.requirements import (
     REACH,
     RULES,
@@ -133,12 +139,14 @@ _NORM_LEVEL: Final = frozenset({"title", "floor", "min_ra", "min_rp", "_target",
 
 @dataclass(frozen=True)
 class NormChecks:
-    """`norms` (`NORM_COLUMNS`), `checks` (`CHECK_COLUMNS`) and the event facts
-    (`event_facts.FACT_COLUMNS`)."""
+    """`norms` (`NORM_COLUMNS`), `checks` (`CHECK_COLUMNS`), the event facts
+    (`event_facts.FACT_COLUMNS`) and, when asked for, the performance ratings."""
 
     norms: pl.DataFrame
     checks: pl.DataFrame
     events: pl.DataFrame
+    # performance.csv's rows, event id and start number first (`norm_checks`' `performance`)
+    performance: pl.DataFrame | None = None
 
 
 def _roots(*exprs: pl.Expr) -> set[str]:
@@ -350,13 +358,16 @@ def norm_checks(
     options: NormOptions | None = None,
     *,
     checks: CheckRows = "all",
+    performance: PerformanceOptions | None = None,
 ) -> NormChecks:
     """The norm checks of every player entry of `games` (see the module docstring): the
     norms frame in the games' order of events, then start number and the order of
     `options.titles`; the checks in that order, then the rules' order. `checks` says
     which norm rows get their check rows: ``all``, those in ``reach`` (verdict met, a
     title performance or `in_reach`: what `elo run` and `elo norms` show) or ``none``
-    (an empty frame of `CHECK_COLUMNS`)."""
+    (an empty frame of `CHECK_COLUMNS`). Given `performance`, the result holds the
+    performance ratings too (`performance.performance_frame`'s rows with `keys`), from
+    the same pass over the games."""
     o = options or NormOptions()
     unknown = [t for t in o.titles if t not in TARGETS]
     if unknown:
@@ -371,10 +382,13 @@ def norm_checks(
     people = coded_players(players, codes)
     facts = facts_frame(rows, people, events, codes, o)
     rules = rule_checks(o)
+    counts = player_counts(games, rows, people, facts, o)
+    performed = performance_of(counts, performance) if performance is not None else None
     per = _players(
-        player_counts(games, rows, people, facts, o),
+        counts.drop(cs.starts_with(PREFIX)),
         {i: c for i, c in enumerate(rules) if not _per_title(c)},
     )
+    del counts
     norm_rows = _lists(_norm_rows(per, rules, o), rules)
     shown = (pl.col("verdict") == "met") | pl.col("title_performance") | pl.col("in_reach")
     chosen = {"all": pl.lit(True), "reach": shown, "none": pl.lit(False)}[checks]
@@ -403,6 +417,7 @@ def norm_checks(
         norms=norms.select(NORM_COLUMNS),
         checks=checks_out,
         events=facts.select(*FACT_COLUMNS),
+        performance=performed,
     )
 
 

@@ -14,6 +14,8 @@ join of the opponents' facts and one grouping by player, on integer keys
 
 from __future__ import annotations
 
+from typing import Final
+
 import polars as pl
 
 from pipeline.norms.event_facts import (
@@ -26,6 +28,7 @@ from pipeline.norms.event_facts import (
     PAB,
     SPAN,
 )
+from pipeline.norms.performance import SUM_COLUMNS, PerformanceOptions, entry_sums, performance_rows
 from pipeline.norms.titles import NO_FEDERATION, ROUND_ROBINS, TARGETS, TITLE_HOLDERS, NormOptions
 from schemas.columns import E, G
 
@@ -39,11 +42,11 @@ def _opponents(people: pl.DataFrame, o: NormOptions) -> pl.LazyFrame:
     return people.lazy().select(
         pl.col(KEY).alias(OKEY),
         pl.col("_fc"),
-        fed.is_null().cast(pl.Int64).alias("_u"),
+        fed.is_null().cast(pl.Int8).alias("_u"),
         a_fed.alias("_a_fed"),
-        title.is_in(list(TITLE_HOLDERS)).fill_null(False).cast(pl.Int64).alias("_h"),
+        title.is_in(list(TITLE_HOLDERS)).fill_null(False).cast(pl.Int8).alias("_h"),
         *(
-            title.is_in(list(TARGETS[t])).fill_null(False).cast(pl.Int64).alias(f"_t{t}")
+            title.is_in(list(TARGETS[t])).fill_null(False).cast(pl.Int8).alias(f"_t{t}")
             for t in o.titles
         ),
     )
@@ -108,6 +111,31 @@ def _federations(counted: pl.DataFrame, people: pl.DataFrame) -> pl.LazyFrame:
     )
 
 
+# the columns of the games' rows the performance sums read, and their names' prefix
+PERFORMANCE_INPUTS: Final = ("_otb", "opponent_rating", "_s2")
+PREFIX: Final = "_pf"
+
+
+def performance_of(counts: pl.DataFrame, options: PerformanceOptions) -> pl.DataFrame:
+    """performance.csv's rows (`performance.performance_rows`, event id and start number
+    first) from `player_counts`' rows."""
+    return performance_rows(
+        counts.select(
+            E.ID,
+            G.NO,
+            pl.col("event").alias("tournament"),
+            "list",
+            "fide_id",
+            "name",
+            pl.col("_row").alias("_first"),
+            *(pl.col(PREFIX + name).alias(name) for name in SUM_COLUMNS),
+        ),
+        options,
+        keys=True,
+        in_order=True,  # by KEY: the games' order of events, then start number
+    )
+
+
 def player_counts(
     games: pl.DataFrame, rows: pl.DataFrame, people: pl.DataFrame, facts: pl.DataFrame,
     o: NormOptions,
@@ -115,7 +143,8 @@ def player_counts(
     """One row per player entry of `rows` (`event_facts.coded_games`), by `KEY` in the
     games' order of events, then start number: the counts the norms read, the player
     (`event`, `list`, `fide_id`, `name` of its first game row, `fed`, `own_title`,
-    `sex` of `people`) and its event's facts."""
+    `sex` of `people`), its event's facts, and the sums its performance ratings are made
+    of (`PREFIX`: `performance_of`)."""
     people = people.with_columns(pl.col("fed").rank("dense").alias("_fc"))
     c = pl.col("_c")
     valued = pl.col("opponent_rating").cast(pl.Int64).fill_null(o.unrated_norm)
@@ -127,20 +156,24 @@ def player_counts(
         .join(_opponents(people, o), on=OKEY, how="left")
         .with_columns((pl.col("_otb") & ~pl.col("_excluded")).alias("_c"))
         .with_columns(
-            c.cast(pl.Int64).alias("games"),
-            pl.when(c).then(pl.col("_s2")).otherwise(0).alias("_s2c"),
-            pl.when(c).then(valued).alias("_v"),
-            pl.col("_excluded").cast(pl.Int64).alias("excluded"),
-            aside.cast(pl.Int64).alias("_aside"),
+            c.cast(pl.Int8).alias("games"),
+            pl.when(c).then(pl.col("_s2")).otherwise(0).cast(pl.Int8).alias("_s2c"),
+            pl.when(c).then(valued).cast(pl.Int32).alias("_v"),
+            pl.col("_excluded").cast(pl.Int8).alias("excluded"),
+            aside.cast(pl.Int8).alias("_aside"),
             # an opponent not among the players: federation unknown, no title
             *(
-                pl.when(c).then(pl.col(name).fill_null(1 if name == "_u" else 0)).otherwise(0)
+                pl.when(c)
+                .then(pl.col(name).fill_null(1 if name == "_u" else 0))
+                .otherwise(0)
+                .cast(pl.Int8)
                 for name in counts
             ),
         )
-        .select(KEY, "_row", "_c", "_a_fed", "_fc", *kept, *counts)
+        .select(KEY, "_row", "_c", "_a_fed", "_fc", *kept, *counts, *PERFORMANCE_INPUTS)
         .collect(engine="in-memory")
     )
+    opponent = pl.col("opponent_rating").cast(pl.Int64)
     per = (
         counted.lazy()
         .group_by(KEY)
@@ -149,8 +182,10 @@ def player_counts(
             pl.col("games", "excluded", "_aside", *counts).sum(),
             pl.col("_s2c").sum().alias("_s2"),
             pl.col("_v").sum().alias("_sum"),
-            pl.col("_v").min().alias("_min"),
+            pl.col("_v").min().cast(pl.Int64).alias("_min"),
             pl.len().cast(pl.Int64).alias("_rows"),
+            # the performance ratings' sums, in the same pass (`performance_of`)
+            *entry_sums(pl.col("_otb"), opponent, pl.col("_s2"), o.unrated_norm, PREFIX),
         )
     )
     # 1.4.2c: the game of the last round lost by forfeit (few rows)

@@ -152,13 +152,15 @@ def _foreign_counts(rows: pl.LazyFrame, people: pl.DataFrame, ev: pl.LazyFrame) 
     way), which spares a pass over every game of most events."""
     present = pl.col("_otb") | (pl.col(G.CODE) == PAB)
     hosts = ev.filter(pl.col("host").is_not_null()).select(EV, "rounds", "host")
-    rows = rows.join(hosts, on=EV).select(EV, KEY, G.ROUND, "rating", present.alias("_in"),
-                                          "rounds", "host")  # fmt: skip
+    rows = rows.join(hosts, on=EV, how="semi").select(EV, KEY, G.ROUND, "rating",
+                                                      present.alias("_in"))  # fmt: skip
     # the player entries counted: rated, of a federation other than the host's, missing
     # at most one round (pairing-allocated byes excepted)
     foreign = (
         rows.group_by(KEY)
-        .agg(pl.col("_in").sum(), pl.col(EV, "rounds", "rating", "host").first())
+        .agg(pl.col("_in").sum(), pl.col("rating").first())
+        .with_columns((pl.col(KEY) // SPAN).cast(pl.UInt32).alias(EV))
+        .join(hosts, on=EV)
         .filter(pl.col("rounds") - pl.col("_in") <= 1)
         .join(people.lazy().select(KEY, "fed", "own_title"), on=KEY, how="left")
         .filter(

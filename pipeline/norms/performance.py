@@ -132,13 +132,42 @@ def dp_expr(pct: pl.Expr) -> pl.Expr:
     return pl.lit(_DP).gather(pct)
 
 
+# what `entry_sums` gives per player entry, from which `performance_rows` makes its row
+SUM_COLUMNS: Final = (
+    "games", "_s2", "_sum", "_min", "_sum_rated", "_unrated", "rated_games", "_rated_s2",
+)  # fmt: skip
+
+
+def entry_sums(
+    otb: pl.Expr, opponent: pl.Expr, halves: pl.Expr, unrated: int, prefix: str = ""
+) -> list[pl.Expr]:
+    """The aggregations of a player entry's game rows its performance row is made of
+    (`SUM_COLUMNS`, each name after `prefix`): `otb` says a row is a game played over the
+    board, `opponent` is the opponent's rating (null: unrated, valued `unrated` in Ra),
+    `halves` the score in half points."""
+    valued = opponent.fill_null(unrated)
+    rated = otb & opponent.is_not_null()
+    sums = (
+        otb.sum().cast(pl.Int64),
+        halves.filter(otb).sum(),
+        valued.filter(otb).sum(),
+        valued.filter(otb).min(),
+        opponent.filter(otb).sum(),
+        (otb & opponent.is_null()).sum().cast(pl.Int64),
+        rated.sum().cast(pl.Int64),
+        halves.filter(rated).sum(),
+    )
+    return [e.alias(prefix + name) for e, name in zip(sums, SUM_COLUMNS, strict=True)]
+
+
 def performance_frame(
     games: pl.DataFrame, options: PerformanceOptions | None = None, *, keys: bool = False
 ) -> pl.DataFrame:
     """performance.csv's rows (`PERFORMANCE_COLUMNS`), one per player entry of an event
     (event id and start number) that has a row in `games`, in the games' order of events,
     then by start number; `keys` puts the event id and start number first. `games` needs
-    `INPUT_COLUMNS`."""
+    `INPUT_COLUMNS`. (The norms stage makes the same rows from the norm checks' pass over
+    the games: `performance_rows`.)"""
     o = options or PerformanceOptions()
     missing = [name for name in INPUT_COLUMNS if name not in games.columns]
     if missing:
@@ -150,8 +179,6 @@ def performance_frame(
     # the start number (grouping on it, not on the event's text, is what keeps this fast)
     event_no = pl.col(E.ID).rank("dense").cast(pl.Int64)
     key = event_no * (1 << 32) + pl.col(G.NO).cast(pl.Int64)
-    valued = pl.col("_opp").fill_null(o.unrated_norm)
-    rated = pl.col("_otb") & pl.col("_opp").is_not_null()
     sums = (
         games.lazy()
         .select(key.alias("_key"), otb.alias("_otb"), opp.alias("_opp"), halves.alias("_s2"))
@@ -159,20 +186,28 @@ def performance_frame(
         .group_by("_key")
         .agg(
             pl.col("_row").min().alias("_first"),
-            pl.col("_otb").sum().cast(pl.Int64).alias("games"),
-            pl.col("_s2").filter("_otb").sum().alias("_s2"),
-            valued.filter("_otb").sum().alias("_sum"),
-            valued.filter("_otb").min().alias("_min"),
-            pl.col("_opp").filter("_otb").sum().alias("_sum_rated"),
-            (pl.col("_otb") & pl.col("_opp").is_null()).sum().cast(pl.Int64).alias("_unrated"),
-            rated.sum().cast(pl.Int64).alias("rated_games"),
-            pl.col("_s2").filter(rated).sum().alias("_rated_s2"),
+            *entry_sums(pl.col("_otb"), pl.col("_opp"), pl.col("_s2"), o.unrated_norm),
         )
         .collect(engine="in-memory")
     )
     # the entry's texts from its first row (a gather, not a first() per group)
     firsts = games.select(E.ID, G.NO, TOURNAMENT, LIST, FIDE_ID, NAME)[sums["_first"]]
-    per = sums.hstack(firsts).lazy()
+    return performance_rows(sums.hstack(firsts), o, keys=keys)
+
+
+def performance_rows(
+    sums: pl.DataFrame,
+    options: PerformanceOptions | None = None,
+    *,
+    keys: bool = False,
+    in_order: bool = False,
+) -> pl.DataFrame:
+    """`performance_frame`'s rows from one row per player entry: its event id, start
+    number, `tournament`, `list`, `fide_id` and `name`, `_first` (its first game row's
+    place in the games: the order of the events) and the `entry_sums`; `in_order`: the
+    rows are in that order already (the games' order of events, then start number)."""
+    o = options or PerformanceOptions()
+    per = sums.lazy()
     n, rated_n = pl.col("games"), pl.col("rated_games")
     norm = pl.col(LIST).is_in(list(o.norm_lists))
     if o.tpr_unrated is not None:
@@ -209,7 +244,7 @@ def performance_frame(
         (pl.col("rc") + pl.col("rated_dp")).alias("rated_performance"),
         *((pl.col(f"ra_{t.lower()}") + dp).alias(f"rp_{t.lower()}") for t in o.floors),
     )
-    ordered = per.sort(pl.col("_first").min().over(E.ID), G.NO)
+    ordered = per if in_order else per.sort(pl.col("_first").min().over(E.ID), G.NO)
     shown = [name for name in PERFORMANCE_COLUMNS if name in per.collect_schema().names()]
     return ordered.select(*([E.ID, G.NO] if keys else []), *shown).collect()
 
@@ -218,13 +253,16 @@ __all__ = [
     "INPUT_COLUMNS",
     "NORM_FLOORS",
     "OVER_THE_BOARD",
+    "SUM_COLUMNS",
     "UNRATED_NORM",
     "PerformanceOptions",
     "dp_expr",
+    "entry_sums",
     "half_up_mean_expr",
     "norm_average",
     "percentage",
     "percentage_expr",
     "performance_frame",
+    "performance_rows",
     "round_half_up",
 ]

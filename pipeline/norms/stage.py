@@ -3,7 +3,6 @@ what the rate stage rated, in one call (`elo run` writes it, `elo norms` prints 
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Literal
 
@@ -11,7 +10,7 @@ import polars as pl
 
 from pipeline.norms.checks import NormChecks, norm_checks
 from pipeline.norms.event_facts import title_expr
-from pipeline.norms.performance import performance_frame
+from pipeline.norms.performance import PerformanceOptions
 from pipeline.norms.titles import NormOptions
 from schemas.columns import E, G, P
 
@@ -77,12 +76,13 @@ def norms_stage(
     frame) and their norm checks; `checks` says which norm rows get their checks' rows:
     all, those shown (`NormsStage.shown`), or none (the norms frame's `why` still says
     what fails for the rows shown)."""
-    # the two read the same games and release the GIL: side by side on two cores
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="performance") as pool:
-        future = pool.submit(performance_frame, games, keys=True)
-        norms = norm_checks(games, players, events, options, checks=checks)
-        performance = future.result()
-    return NormsStage(performance=performance, norms=norms, players=players)
+    o = options or NormOptions()
+    # one pass over the games for both (pipeline.norms.counts); Ra and the floors as the
+    # norms value them, the rest C.07's and FIDE's reading (PerformanceOptions)
+    reading = PerformanceOptions(unrated_norm=o.unrated_norm, floors=dict(o.floors))
+    norms = norm_checks(games, players, events, o, checks=checks, performance=reading)
+    assert norms.performance is not None  # asked for
+    return NormsStage(performance=norms.performance, norms=norms, players=players)
 
 
 __all__ = ["ON_STANDARD", "NormsStage", "norm_counts", "norms_stage"]

@@ -169,3 +169,23 @@ def test_certificates_of_the_norms_met(tmp_path: Path) -> None:
     assert (gm["counts"]["gm"], gm["counts"]["im"], gm["counts"]["fm"]) == (3, 3, 1)
     assert [r["round"] for r in gm["rounds"]] == list(range(1, 10))
     assert gm["event"]["chief_arbiter"] == "IA Arbiter, Anna"
+
+
+@pytest.mark.parametrize("path", [*real_files(), SAMPLES], ids=lambda p: p.name)
+def test_the_stage_performance_is_performance_frames(path: Path) -> None:
+    """The norms stage makes performance.csv's rows in the checks' pass over the games
+    (pipeline.norms.counts); `performance_frame` reads the games on its own. Both agree,
+    row for row, on every real file and the sample period."""
+    from pipeline.load import RunOptions, linked_players
+    from pipeline.norms.performance import performance_frame
+    from pipeline.outcome import norms_of
+    from pipeline.run import run_job
+
+    registry = REGISTRY if path == SAMPLES else None
+    options = RunOptions(paths=[path], registry=registry, skip_invalid=True)
+    outcome = run_job(options)
+    assert outcome.result is not None
+    stage = norms_of(outcome.result, linked_players(outcome.loaded), options)
+    expected = performance_frame(outcome.result.games, keys=True)
+    assert expected.height
+    assert stage.performance.equals(expected)
