@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import date, datetime
 from enum import Enum
 from pathlib import Path
@@ -250,10 +250,11 @@ def write_outputs(
         if norms is not None:
             write_norms_csv(out_dir / NORMS_CSV, norms)
 
-    # the CSVs are written beside the workbook's layout (polars releases the GIL); both
+    # the CSVs are written beside the workbook's rows, once its sheets are laid out (the
+    # layout keeps both cores busy, the rows' writing not: polars releases the GIL); both
     # are done, or the first error raised, before the summary
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="tables") as pool:
-        tables = pool.submit(write_tables)
+        tables: list[Future[None]] = []
         notes = write_workbook(
             paths[-1],
             ratings=result.ratings,
@@ -265,8 +266,10 @@ def write_outputs(
             identities=identities,
             performance=performance,
             norms=norms,
+            laid_out=lambda: tables.append(pool.submit(write_tables)),
         )
-        tables.result()
+        (written,) = tables  # submitted once the sheets were laid out
+        written.result()
     final = dict(summary)
     timings = summary.get("timings")
     if isinstance(timings, Mapping):

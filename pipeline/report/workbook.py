@@ -34,8 +34,6 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 from openpyxl import Workbook
-from openpyxl.chart import BarChart, Reference
-from openpyxl.chart.data_source import AxDataSource, StrRef
 from openpyxl.utils import get_column_letter
 from openpyxl.xml.functions import tostring
 
@@ -56,9 +54,8 @@ from pipeline.report.workbook_sheets import (
     top_changes_sheet,
 )
 from pipeline.report.workbook_style import (
-    GAIN_COLOUR,
-    LOSS_COLOUR,
     PageSetup,
+    bar_chart,
     fit_width,
     header_style,
     register_styles,
@@ -197,41 +194,8 @@ def _table_parts(
         )
         parts.append(_Part(name, widths, page, [header, Segment(chunk, specs)]))
     if sheet.chart and parts:
-        parts[0].chart = _bar_chart(body.height, tr)
+        parts[0].chart = bar_chart(body.height, tr)
     return parts
-
-
-def _bar_chart(rows: int, tr: Translator) -> Callable[[Any], None]:
-    """Horizontal bars of the Top changes sheet: Gain (column E) and Loss (F) per player."""
-
-    def add(ws: Any) -> None:
-        chart = BarChart()
-        chart.type = "bar"
-        chart.grouping = "clustered"
-        chart.overlap = 100
-        chart.title = tr._("Largest rating changes")
-        chart.y_axis.title = tr._("Rating change")
-        chart.y_axis.number_format = "+0;-0;0"
-        chart.y_axis.majorGridlines = None
-        chart.y_axis.crosses = "max"  # value labels below the bars (categories run down)
-        chart.x_axis.scaling.orientation = "maxMin"  # first player at the top
-        chart.x_axis.tickLblPos = "low"  # names left of the bars, even for losses
-        chart.x_axis.delete = False
-        chart.y_axis.delete = False
-        chart.legend.position = "b"
-        data = Reference(ws, min_col=5, max_col=6, min_row=1, max_row=rows + 1)
-        chart.add_data(data, titles_from_data=True)
-        names = Reference(ws, min_col=1, min_row=2, max_row=rows + 1)
-        for series, colour in zip(chart.series, (GAIN_COLOUR, LOSS_COLOUR), strict=True):
-            # player names are text: a string reference (set_categories makes a numeric one)
-            series.cat = AxDataSource(strRef=StrRef(f=str(names)))
-            series.graphicalProperties.solidFill = colour
-            series.graphicalProperties.line.solidFill = colour
-        chart.width = 18
-        chart.height = max(7.5, 0.55 * rows + 3)
-        ws.add_chart(chart, f"A{rows + 3}")
-
-    return add
 
 
 def _cards_parts(
@@ -407,12 +371,15 @@ def write_workbook(
     identities: pl.DataFrame | None = None,
     performance: pl.DataFrame | None = None,
     norms: NormsStage | None = None,
+    laid_out: Callable[[], object] | None = None,
 ) -> list[Problem]:
     """Write report.xlsx atomically. Returns the notes it added to the Checks sheet (caps
     that took effect); `skipped` are the errors of events left out of the run;
     `identities` (the identity stage's table) adds the Identities sheet, `performance`
     (performance.csv's rows, pipeline.norms) the Performance sheet, `norms` (the norms
-    stage) the Norms sheet."""
+    stage) the Norms sheet. `laid_out` is called once every sheet is laid out, before
+    the rows are written (whatever else is to be done may start then: the writing uses
+    less than two cores)."""
     options = options or WorkbookOptions()
     stamp = options.stamp or _document_stamp(events)
     wb = Workbook(write_only=True)
@@ -421,6 +388,8 @@ def write_workbook(
     layout = _layout(
         ratings, games, events, checks, skipped, styles, options, identities, performance, norms
     )
+    if laid_out is not None:
+        laid_out()
 
     sheets: list[tuple[Any, _Part]] = []
     for i, part in enumerate(layout.parts):

@@ -1,4 +1,4 @@
-"""Cell styles, number formats and page setup of report.xlsx.
+"""Cell styles, number formats, page setup and the Top changes chart of report.xlsx.
 
 Styles are registered once per workbook through openpyxl (so styles.xml is openpyxl's) and
 referred to by id in the rows `workbook_xml` renders. Number format codes are the same in
@@ -9,16 +9,20 @@ format follows the report's language (`register_styles(sheet, date_format=...)`)
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from openpyxl.cell import WriteOnlyCell
+from openpyxl.chart import BarChart, Reference
+from openpyxl.chart.data_source import AxDataSource, StrRef
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.header_footer import HeaderFooterItem
 from openpyxl.worksheet.pagebreak import Break
 from openpyxl.worksheet.properties import PageSetupProperties
+
+from pipeline.i18n import Translator
 
 # Number formats (Excel codes). Changes are signed; unrounded changes keep both decimals
 # because one decimal would show 10.45 as +10.5 next to a rounded change of +10.
@@ -211,3 +215,36 @@ def fit_width(content_chars: int | None, header: str, *, numeric: bool) -> float
     chars = content_chars or 0
     content_width = chars + 1.5 if numeric else chars * 1.1 + 2.5
     return round(max(MIN_WIDTH, min(MAX_WIDTH, max(header_width, content_width))), 1)
+
+
+def bar_chart(rows: int, tr: Translator) -> Callable[[Any], None]:
+    """Horizontal bars of the Top changes sheet: Gain (column E) and Loss (F) per player."""
+
+    def add(ws: Any) -> None:
+        chart = BarChart()
+        chart.type = "bar"
+        chart.grouping = "clustered"
+        chart.overlap = 100
+        chart.title = tr._("Largest rating changes")
+        chart.y_axis.title = tr._("Rating change")
+        chart.y_axis.number_format = "+0;-0;0"
+        chart.y_axis.majorGridlines = None
+        chart.y_axis.crosses = "max"  # value labels below the bars (categories run down)
+        chart.x_axis.scaling.orientation = "maxMin"  # first player at the top
+        chart.x_axis.tickLblPos = "low"  # names left of the bars, even for losses
+        chart.x_axis.delete = False
+        chart.y_axis.delete = False
+        chart.legend.position = "b"
+        data = Reference(ws, min_col=5, max_col=6, min_row=1, max_row=rows + 1)
+        chart.add_data(data, titles_from_data=True)
+        names = Reference(ws, min_col=1, min_row=2, max_row=rows + 1)
+        for series, colour in zip(chart.series, (GAIN_COLOUR, LOSS_COLOUR), strict=True):
+            # player names are text: a string reference (set_categories makes a numeric one)
+            series.cat = AxDataSource(strRef=StrRef(f=str(names)))
+            series.graphicalProperties.solidFill = colour
+            series.graphicalProperties.line.solidFill = colour
+        chart.width = 18
+        chart.height = max(7.5, 0.55 * rows + 3)
+        ws.add_chart(chart, f"A{rows + 3}")
+
+    return add
