@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
+from pipeline.i18n import N_
 from pipeline.norms.performance import NORM_FLOORS, UNRATED_NORM
 from schemas.ingest import EVENT_TYPES  # the types the checks know (NormOptions.event_types)
 
@@ -41,24 +42,38 @@ ROUND_ROBINS: Final = ("round-robin", "double-round-robin")
 
 # How each missing fact is supplied, for `missing`
 SUPPLY: Final[Mapping[str, str]] = {
-    "list": "the event's rating list: an --events decision `list` (or --list standard)",
-    "time-control": ("the event's time control (TRF 222/122): an --events decision `time_control`"),
-    "dates": "the event's start and end dates (TRF 042/052): an --events decision "
-    "`start_date`, `end_date`",
-    "long-event": "the ratings and titles of each game's date (the event lasts over 30 "
-    "days, B.01 1.1.4; the file carries those at the start): check each game against the "
-    "list of its month",
-    "event-type": "the event type (1.4.1b, 1.4.3a-c): an --events decision `event_type`, "
-    "or --event-type for the events not decided",
-    "host": "the host federation (TRF 032) for 1.4.3d: add it to the file",
-    "federation": "the player's federation: add it to the file or link the player to "
-    "the rating list (--identities decision)",
-    "opponent-federations": "opponents' federations: add them to the file or link the "
-    "players to the rating list (--identities decisions)",
-    "opponent-titles": "opponents' titles (the file carries none): add them to the file "
-    "or link the players to the rating list (--identities decisions)",
-    "sex": "the player's sex (TRF 001 column 10), for a WGM/WIM norm: add it to the file",
-}
+    "list": N_("the event's rating list: an --events decision `list` (or --list standard)"),
+    "time-control": N_(
+        "the event's time control (TRF 222/122): an --events decision `time_control`"
+    ),
+    "dates": N_(
+        "the event's start and end dates (TRF 042/052): an --events decision "
+        "`start_date`, `end_date`"
+    ),
+    "long-event": N_(
+        "the ratings and titles of each game's date (the event lasts over 30 days, B.01 "
+        "1.1.4; the file carries those at the start): check each game against the list "
+        "of its month"
+    ),
+    "event-type": N_(
+        "the event type (1.4.1b, 1.4.3a-c): an --events decision `event_type`, or "
+        "--event-type for the events not decided"
+    ),
+    "host": N_("the host federation (TRF 032) for 1.4.3d: add it to the file"),
+    "federation": N_(
+        "the player's federation: add it to the file or link the player to the rating "
+        "list (--identities decision)"
+    ),
+    "opponent-federations": N_(
+        "opponents' federations: add them to the file or link the players to the rating "
+        "list (--identities decisions)"
+    ),
+    "opponent-titles": N_(
+        "opponents' titles (the file carries none): add them to the file or link the "
+        "players to the rating list (--identities decisions)"
+    ),
+    "sex": N_("the player's sex (TRF 001 column 10), for a WGM/WIM norm: add it to the file"),
+}  # English in `elo norms --json` and the certificate; the Norms sheet and the console translate
 
 
 @dataclass(frozen=True)

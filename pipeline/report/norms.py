@@ -79,14 +79,17 @@ def shown_rows(stage: NormsStage, *, every: bool = False) -> pl.DataFrame:
     )
 
 
-def _supplied(keys: pl.Expr) -> pl.Expr:
-    """The facts missing (keys of `SUPPLY`) as what each is and how to supply it."""
-    return keys.list.eval(pl.element().replace_strict(dict(SUPPLY), default=pl.element()))
+def _supplied(keys: pl.Expr, tr: Translator) -> pl.Expr:
+    """The facts missing (keys of `SUPPLY`) as what each is and how to supply it, in
+    `tr`'s language."""
+    said = {key: tr._(text) for key, text in SUPPLY.items()}
+    return keys.list.eval(pl.element().replace_strict(said, default=pl.element()))
 
 
 def norms_sheet(stage: NormsStage, tr: Translator | None = None) -> TableSheet:
     """The Norms sheet: `shown_rows` with their figures, why not and what is missing."""
-    _ = (tr or translator())._
+    tr = tr or translator()
+    _ = tr._
     rows = shown_rows(stage)
     words = {key: _(word) for key, word in VERDICTS.items()}
     cols = [
@@ -103,7 +106,7 @@ def norms_sheet(stage: NormsStage, tr: Translator | None = None) -> TableSheet:
         Col(_("Norm's Rp"), pl.col("min_rp"), "int"),
         Col(_("Floor applied"), pl.col("floor"), "int"),
         Col(_("Why not"), pl.col("why")),
-        Col(_("Missing"), _supplied(pl.col("missing")).list.join("; ")),
+        Col(_("Missing"), _supplied(pl.col("missing"), tr).list.join("; ")),
     ]
     return TableSheet(_("Norms"), rows, cols)
 

@@ -119,6 +119,39 @@ def test_elo_run_writes_norms_csv_and_the_norms_sheet(tmp_path: Path) -> None:
     assert (gm[0]["Verdict"], gm[0]["Rp"], gm[0]["Score required"]) == ("met", 2600, 7)
 
 
+@pytest.mark.parametrize(
+    ("lang", "sheet", "column", "words"),
+    [
+        ("en", "Norms", "Missing", "the event's time control (TRF 222/122)"),
+        ("es", "Normas", "Falta", "el ritmo de juego del torneo (TRF 222/122)"),
+        ("it", "Norme", "Mancante", "la cadenza di gioco del torneo (TRF 222/122)"),
+    ],
+)
+def test_the_norms_sheet_says_how_to_supply_a_fact_in_its_language(
+    tmp_path: Path, lang: str, sheet: str, column: str, words: str
+) -> None:
+    """Without a time control the GM norm of 7/9 cannot be told: the Norms sheet says
+    what is missing and how to supply it in the report's language (norms.csv keeps the
+    fact's key)."""
+    text = round_robin_trf(e1(7), time_control="")
+    path = tmp_path / "rr.trf"
+    path.write_text("".join(line for line in text.splitlines(keepends=True)
+                            if not line.startswith("122 ")), encoding="utf-8")  # fmt: skip
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["run", str(path), "--out", str(out), "-q", "--lang", lang])
+    assert result.exit_code == 0, result.output
+    values = [list(r) for r in load_workbook(out / "report.xlsx", read_only=True)[sheet].values]
+    header = next(i for i, row in enumerate(values) if column in row)
+    table = [dict(zip(values[header], row, strict=True)) for row in values[header + 1 :]]
+    applicant = [r for r in table if r[values[header][1]] == "Applicant, Ann"]
+    assert applicant
+    assert all(str(r[column]).startswith(words) for r in applicant), applicant
+    with (out / "norms.csv").open(encoding="utf-8", newline="") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["name"] == "Applicant, Ann"]
+    assert {r["verdict"] for r in rows} == {"cannot tell"}
+    assert {r["missing"] for r in rows} == {"time-control"}
+
+
 def test_titles_and_event_type_are_checked_as_usage(tmp_path: Path) -> None:
     path = str(trf(tmp_path, e1(7)))
     result = runner.invoke(app, ["norms", path, "--titles", "GM,CM"])
