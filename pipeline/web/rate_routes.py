@@ -150,10 +150,14 @@ async def _prepare(request: Request, job: Job) -> tuple[str, RunOptions]:
     return _text(form, "action") or "rate", options
 
 
-def _run(options: RunOptions) -> RunOutcome:
+def _run(job: Job, options: RunOptions) -> RunOutcome:
+    """`elo run`'s job, its outputs naming the files as uploaded (pipeline.web.names)."""
     from pipeline.run import run_job
+    from pipeline.web.names import as_uploaded
 
-    return run_job(options)
+    outcome = run_job(options)
+    as_uploaded(outcome.written, job.relative, job.prefixes)
+    return outcome
 
 
 def _validate(job: Job) -> ValidationReport:
@@ -194,7 +198,7 @@ async def _rate(request: Request) -> tuple[Job, RunOutcome | ValidationReport] |
         action, options = await _prepare(request, job)
         if action == "validate":
             return job, await run_in_threadpool(_validate, job)
-        outcome = await run_in_threadpool(_run, options)
+        outcome = await run_in_threadpool(_run, job, options)
     except FormError as exc:
         store.drop(job)
         return problem_response(request, exc.status, exc.code, str(exc))

@@ -36,11 +36,18 @@ class Job:
     def out(self) -> Path:
         return self.folder / "out"
 
+    @property
+    def prefixes(self) -> list[str]:
+        """The job's folders as they begin the paths of its files, longest first."""
+        return [f"{self.inputs}{os.sep}", f"{self.folder}{os.sep}"]
+
     def relative(self, value: Any) -> Any:
         """`value` (summary.json's object, problems, a file name) with the job's folders
         left out of the file names: the user sees the names uploaded, not the server's."""
         if isinstance(value, str):
-            return value.replace(f"{self.inputs}{os.sep}", "").replace(f"{self.folder}{os.sep}", "")
+            for prefix in self.prefixes:
+                value = value.replace(prefix, "")
+            return value
         if isinstance(value, dict):
             return {key: self.relative(item) for key, item in value.items()}
         if isinstance(value, list):

@@ -66,6 +66,30 @@ def test_registry_upload_and_several_files(client: TestClient, tmp_path: Path) -
     assert pl.DataFrame(answer.json()["ratings"]).equals(cli)
 
 
+def test_downloads_name_the_files_as_uploaded(client: TestClient) -> None:
+    """No output handed out shows the server's folders: summary.json, identities.csv and
+    the workbook's sheets name each file as it was uploaded."""
+    from openpyxl import load_workbook
+
+    body = client.post("/api/rate", files=upload(OPEN, LEAGUE)).json()
+    folders = re.compile(rb"elo-serve-|inputs[/\\]")
+    for name, address in body["downloads"].items():
+        data = client.get(address).content
+        if name.endswith(".xlsx"):
+            with zipfile.ZipFile(io.BytesIO(data)) as package:
+                assert package.testzip() is None
+                data = b"".join(package.read(member) for member in package.namelist())
+        assert not folders.search(data), name
+    summary = client.get(body["downloads"]["summary.json"]).json()
+    assert {e["file"] for e in summary["events"]} == {OPEN.name, LEAGUE.name}
+    identities = pl.read_csv(io.BytesIO(client.get(body["downloads"]["identities.csv"]).content))
+    assert set(identities["file"]) == {OPEN.name, LEAGUE.name}
+    report = client.get(body["downloads"]["report.xlsx"]).content
+    events = load_workbook(io.BytesIO(report), read_only=True)["Events"]
+    cells = {cell for row in events.iter_rows(values_only=True) for cell in row}
+    assert {OPEN.name, LEAGUE.name} <= cells
+
+
 def test_downloads(client: TestClient) -> None:
     body = client.post("/api/rate", files=upload(OPEN, LEAGUE)).json()
     downloads = body["downloads"]

@@ -20,7 +20,7 @@ from starlette.testclient import TestClient
 from pipeline.load import RunOptions
 from pipeline.outcome import RunOutcome
 from pipeline.web import ServeConfig, create_app, rate_routes
-from pipeline.web.store import JobStore
+from pipeline.web.store import Job, JobStore
 from tests.conftest import SAMPLES
 from tests.web.conftest import KESHMAT, upload
 
@@ -163,10 +163,10 @@ def test_two_uploads_at_once_get_their_own_results_and_the_pages_keep_answering(
     slow = rate_routes._run
     running = threading.Event()
 
-    def run_slowly(options: RunOptions) -> RunOutcome:
+    def run_slowly(job: Job, options: RunOptions) -> RunOutcome:
         running.set()
         time.sleep(0.5)  # in the thread pool: the event loop stays free
-        return slow(options)
+        return slow(job, options)
 
     monkeypatch.setattr(rate_routes, "_run", run_slowly)
     app = create_app(ServeConfig(lang="en"))
