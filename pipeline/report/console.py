@@ -139,7 +139,11 @@ def _per_list_table(summary: Mapping[str, object], tr: Translator) -> Table | No
     return table
 
 
-def _movers_table(ratings: pl.DataFrame, top: int, tr: Translator) -> Table | None:
+def _movers_table(
+    ratings: pl.DataFrame, top: int, tr: Translator, period: str | None = None
+) -> Table | None:
+    """The `top` largest gains and losses of `ratings`; `period` names the one period
+    they are of (a chain's last: its rating result is that period's)."""
     moved = ratings.filter(
         (pl.col(c.STATUS) == "rated") & pl.col(c.CHANGE).is_not_null() & (pl.col(c.CHANGE) != 0)
     )
@@ -151,8 +155,13 @@ def _movers_table(ratings: pl.DataFrame, top: int, tr: Translator) -> Table | No
     losses = moved.filter(pl.col(c.CHANGE) < 0).sort(
         [pl.col(c.CHANGE), pl.col(c.NAME)], maintain_order=True
     )
+    if period is None:
+        title = tr._("Largest gains and losses (top {top})").format(top=top)
+    else:
+        title = tr._("Largest gains and losses in {period} (top {top})")
+        title = title.format(period=period, top=top)
     table = Table(
-        title=tr._("Largest gains and losses (top {top})").format(top=top),
+        title=title,
         title_justify="left",
         title_style="bold",
     )
@@ -349,7 +358,9 @@ def render_summary(
     if per_list is not None:
         parts.append(per_list)
     if ratings is not None:
-        movers = _movers_table(ratings, top, tr)
+        periods = _sequence(summary.get("periods"))
+        last = str(_mapping(periods[-1]).get("period")) if periods else None
+        movers = _movers_table(ratings, top, tr, last)
         if movers is not None:
             parts.append(movers)
     identities = _identities_line(summary, tr)

@@ -43,6 +43,15 @@ def _summary(**extra: object) -> dict[str, object]:
     return base
 
 
+def test_a_chain_names_the_period_of_its_largest_changes() -> None:
+    """A chain's rating result is its last period's: the movers' title says so."""
+    periods = [{"period": "2026-10"}, {"period": "2026-11"}]
+    text = summary_text(_summary(periods=periods), sample_ratings())
+    assert "Largest gains and losses in 2026-11 (top 5)" in text
+    spanish = summary_text(_summary(periods=periods), sample_ratings(), lang="es")
+    assert "Mayores subidas y bajadas en 2026-11 (los 5 primeros)" in spanish
+
+
 def test_render_returns_a_rich_group() -> None:
     assert isinstance(render_summary(_summary()), Group)
 
