@@ -45,6 +45,7 @@ from pipeline.norms.certificate_model import (
     OpponentCounts,
 )
 from pipeline.norms.checks import NormChecks
+from pipeline.norms.counts import zero_scorers
 from pipeline.norms.event_facts import title_expr
 from pipeline.norms.performance import OVER_THE_BOARD
 from pipeline.norms.titles import NO_FEDERATION, ROUND_ROBINS, SUPPLY, TITLE_HOLDERS, NormOptions
@@ -100,18 +101,11 @@ def _people(players: pl.DataFrame) -> pl.DataFrame:
 
 
 def _zero_scorers(games: pl.DataFrame, otb: pl.Expr) -> pl.DataFrame:
-    """Entries unrated who scored 0 against the rated players they met (1.4.2b)."""
-    rated_opp = otb & pl.col("opponent_rating").is_not_null()
-    return (
-        games.group_by(E.ID, G.NO)
-        .agg(
-            pl.col("rating").first().is_null().alias("_unrated"),
-            rated_opp.sum().alias("_vs"),
-            pl.col("score").filter(rated_opp).sum().alias("_pts"),
-        )
-        .filter(pl.col("_unrated") & (pl.col("_vs") > 0) & (pl.col("_pts") == 0))
-        .select(E.ID, pl.col(G.NO).alias(G.OPP), pl.lit(True).alias("_zero"))
-    )
+    """The entries whose games 1.4.2b drops in a round-robin (`counts.zero_scorers`), as
+    opponents (`_zero`)."""
+    halves = (pl.col("score").cast(pl.Float64) * 2).round(0).cast(pl.Int64)
+    zero = zero_scorers(games.lazy(), [E.ID, G.NO], otb, halves).filter("_zero")
+    return zero.select(E.ID, pl.col(G.NO).alias(G.OPP), "_zero").collect()
 
 
 def _round_rows(

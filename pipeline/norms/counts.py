@@ -14,6 +14,7 @@ join of the opponents' facts and one grouping by player, on integer keys
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Final
 
 import polars as pl
@@ -52,28 +53,38 @@ def _opponents(people: pl.DataFrame, o: NormOptions) -> pl.LazyFrame:
     )
 
 
-def _excluded(rows: pl.LazyFrame, facts: pl.DataFrame) -> pl.LazyFrame:
-    """`_excluded`: a game of a round-robin against an unrated opponent who scored zero
-    against the rated players (1.4.2b)."""
-    rr = facts.filter(pl.col("event_type").is_in(list(ROUND_ROBINS))).select(EV)
-    if rr.height == 0:
-        return rows.with_columns(pl.lit(False).alias("_excluded"))
-    rated_opp = pl.col("_otb") & pl.col("opponent_rating").is_not_null()
-    zero = (
-        rows.join(rr.lazy(), on=EV, how="semi")
-        .group_by(KEY)
+def zero_scorers(
+    rows: pl.LazyFrame, by: Sequence[str], otb: pl.Expr, halves: pl.Expr
+) -> pl.LazyFrame:
+    """Per player entry (`by`): `_zero`, true for an unrated player (its `rating` null)
+    who met rated players over the board (`otb`, `opponent_rating` not null) and scored
+    nothing against them (`halves`: the score in half points). B.01 1.4.2b drops the
+    games against such a player in a round-robin; the certificate marks them."""
+    rated_opp = otb & pl.col("opponent_rating").is_not_null()
+    return (
+        rows.group_by(*by)
         .agg(
             pl.col("rating").first().is_null().alias("_unrated"),
             rated_opp.sum().alias("_vs_rated"),
-            pl.col("_s2").filter(rated_opp).sum().alias("_s2_rated"),
+            halves.filter(rated_opp).sum().alias("_s2_rated"),
         )
         .select(
-            pl.col(KEY).alias(OKEY),
+            *by,
             (pl.col("_unrated") & (pl.col("_vs_rated") > 0) & (pl.col("_s2_rated") == 0)).alias(
                 "_zero"
             ),
         )
     )
+
+
+def _excluded(rows: pl.LazyFrame, facts: pl.DataFrame) -> pl.LazyFrame:
+    """`_excluded`: a game of a round-robin against an unrated opponent who scored zero
+    against the rated players (1.4.2b: `zero_scorers`)."""
+    rr = facts.filter(pl.col("event_type").is_in(list(ROUND_ROBINS))).select(EV)
+    if rr.height == 0:
+        return rows.with_columns(pl.lit(False).alias("_excluded"))
+    played = rows.join(rr.lazy(), on=EV, how="semi")
+    zero = zero_scorers(played, [KEY], pl.col("_otb"), pl.col("_s2")).rename({KEY: OKEY})
     return rows.join(zero, on=OKEY, how="left").with_columns(
         (pl.col("_otb") & pl.col("_zero").fill_null(False)).alias("_excluded")
     )
@@ -229,4 +240,4 @@ def player_counts(
     return frame.hstack(player[frame["_row"]])
 
 
-__all__ = ["player_counts"]
+__all__ = ["PERFORMANCE_INPUTS", "PREFIX", "performance_of", "player_counts", "zero_scorers"]

@@ -435,3 +435,21 @@ def test_a_real_file_gives_a_certificate_per_norm_row(tmp_path: Path) -> None:
         assert ra_of(cert) == cert.result.ra
         assert cert.event.name == "FIDE C.07 2023 Tie-Break Exercises"
     assert len(write_certificates(tmp_path, certs[:2])) == 4
+
+
+def test_the_certificate_marks_the_game_1_4_2b_drops_as_the_checks_do() -> None:
+    """A round-robin with an unrated player who scored nothing against the rated ones:
+    the checks count 8 games; the certificate shows the game against that player as not
+    counted (1.4.2b), the other eight counted (the same rule, `counts.zero_scorers`)."""
+    from tests.norms.test_checks import round_robin
+
+    people = [("IM", "NED", 2600), *[("GM", f, 2500) for f in ["ESP", "FRA", "GER"] * 3][:8],
+              (None, "NED", None)]  # fmt: skip
+    games, players, events = round_robin(people)
+    result = norm_checks(games, players, events)
+    gm = result.norms.filter((pl.col("start_no") == 1) & (pl.col("title") == "GM"))
+    (cert,) = norm_certificates(result, games, players, events, selection=gm)
+    assert cert.event.games_counted == gm["games"].item() == 8
+    dropped = [r for r in cert.rounds if not r.counted]
+    assert [(r.opponent_rating, r.note) for r in dropped] == [(None, "not counted (1.4.2b)")]
+    assert sum(r.counted for r in cert.rounds) == 8
