@@ -16,7 +16,8 @@ certificate.py   the numbers of FIDE's IT1 certificate per norm (`norm_certifica
 
 from __future__ import annotations
 
-from pipeline.norms.certificate import Certificate, norm_certificates
+from pipeline.norms.certificate import norm_certificates
+from pipeline.norms.certificate_model import Certificate
 from pipeline.norms.checks import NormChecks, norm_checks
 from pipeline.norms.performance import PerformanceOptions, performance_frame
 from pipeline.norms.titles import NormOptions

@@ -337,14 +337,4 @@ def norm_certificates(
     return out
 
 
-__all__ = [
-    "Certificate",
-    "CertificateEvent",
-    "CertificatePlayer",
-    "CertificateResult",
-    "CertificateRound",
-    "ForeignCounts",
-    "OpponentCounts",
-    "chief_arbiter",
-    "norm_certificates",
-]
+__all__ = ["chief_arbiter", "norm_certificates"]

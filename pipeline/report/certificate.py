@@ -35,7 +35,7 @@ from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.properties import PageSetupProperties
 from openpyxl.xml.functions import tostring
 
-from pipeline.norms.certificate import Certificate
+from pipeline.norms.certificate_model import Certificate
 from pipeline.report.atomic import atomic_write_bytes
 from pipeline.report.certificate_form import FORM, FORM_NAME, GRID, TITLE, Fields, Lines, Table
 

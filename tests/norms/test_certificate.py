@@ -19,7 +19,8 @@ import polars as pl
 import pytest
 
 from pipeline.load import RunOptions, stack_frames
-from pipeline.norms.certificate import Certificate, chief_arbiter, norm_certificates
+from pipeline.norms.certificate import chief_arbiter, norm_certificates
+from pipeline.norms.certificate_model import Certificate
 from pipeline.norms.checks import NormChecks, norm_checks
 from pipeline.norms.titles import NormOptions
 from pipeline.report import certificate as report
